@@ -1,0 +1,64 @@
+# Atout developer commands. `make run` and `make test` work on a fresh machine.
+VENV ?= .venv
+PYTHON ?= python3
+PY = $(VENV)/bin/python
+CHROMIUM ?= /usr/bin/chromium
+
+# Stamps: the venv is reinstalled only when pyproject.toml is newer than the stamp.
+RUN_STAMP = $(VENV)/.stamp-run
+TEST_STAMP = $(VENV)/.stamp-test
+
+.PHONY: run test test-db lint bench chromium clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
+	touch $@ $(RUN_STAMP)
+
+## run: install, migrate the database (./data/atout.db by default), serve on http://127.0.0.1:8000
+run: $(RUN_STAMP)
+	mkdir -p data
+	$(VENV)/bin/alembic upgrade head
+	$(VENV)/bin/atout serve
+
+## test: the whole suite (SQLite + real Chromium); pytest fails when it collects no test
+test: $(TEST_STAMP) chromium
+	$(VENV)/bin/pytest
+
+## test-db: the database-facing tests against $$ATOUT_DATABASE_URL (CI points it at PostgreSQL)
+test-db: $(TEST_STAMP)
+	@test -n "$$ATOUT_DATABASE_URL" || { echo "make test-db: set ATOUT_DATABASE_URL, e.g. postgresql+asyncpg://postgres@127.0.0.1:54329/atout_test" >&2; exit 1; }
+	$(VENV)/bin/pytest -m db
+
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else \
+	    echo "make test: $(CHROMIUM) is missing; install it with: sudo apt-get install -y chromium" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+## lint: ruff (check + format) everywhere, mypy --strict on the engine
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	@if [ -d app/engine ]; then \
+	  echo "$(VENV)/bin/mypy app/engine"; $(VENV)/bin/mypy app/engine; \
+	else \
+	  echo "mypy: no app/engine yet, skipped"; \
+	fi
+
+## bench: engine benchmark (the `bench` subcommand comes with app/engine/cli.py)
+bench: $(RUN_STAMP)
+	$(VENV)/bin/atout bench engine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -1,0 +1,3 @@
+"""Atout: a self-hostable Belote server."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,85 @@
+"""The ASGI application: ``create_app()`` builds it; ``atout serve`` runs it with uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from app import __version__
+from app.logging import configure_logging
+from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
+from app.settings import Settings, get_settings
+
+# The repository root: templates/, static/, migrations/ live beside app/.
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR = PROJECT_ROOT / "templates"
+STATIC_DIR = PROJECT_ROOT / "static"
+HEALTH_TIMEOUT_SECONDS = 5.0
+
+log = logging.getLogger("atout.main")
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open the database (failing fast with one clear line), and close it on shutdown."""
+    settings: Settings = app.state.settings
+    try:
+        engine = await open_database(settings.database_url)
+    except Exception as exc:
+        log.error(str(exc), extra={"event": "startup_failed"})
+        raise
+    app.state.engine = engine
+    app.state.sessionmaker = create_sessionmaker(engine)
+    log.info(
+        "atout started",
+        extra={
+            "event": "startup",
+            "version": __version__,
+            "database": describe_url(settings.database_url),
+            "public_base_url": settings.public_base_url,
+        },
+    )
+    try:
+        yield
+    finally:
+        await engine.dispose()
+        log.info("atout stopped", extra={"event": "shutdown"})
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application. Without arguments the settings come from ATOUT_* variables."""
+    settings = settings or get_settings()
+    configure_logging(settings.log_level)
+
+    app = FastAPI(title="Atout", version=__version__, lifespan=lifespan)
+    app.state.settings = settings
+    templates = Jinja2Templates(directory=TEMPLATES_DIR)
+    app.state.templates = templates
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz(request: Request) -> JSONResponse:
+        """200 when the database answers ``SELECT 1``, 503 otherwise."""
+        try:
+            await asyncio.wait_for(ping(request.app.state.engine), HEALTH_TIMEOUT_SECONDS)
+        except Exception as exc:
+            log.warning(
+                "health check failed: database unavailable",
+                extra={"event": "healthz_failed", "error": f"{type(exc).__name__}: {exc}"},
+            )
+            return JSONResponse({"status": "error", "database": "unavailable"}, status_code=503)
+        return JSONResponse({"status": "ok", "database": "ok"})
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(request, "home.html", {"version": __version__})
+
+    return app

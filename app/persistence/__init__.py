@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, sessions, migrations. No game logic lives here."""

@@ -1,0 +1,88 @@
+"""Every knob of the server, read from ``ATOUT_*`` environment variables (or a ``.env`` file).
+
+The defaults are chosen so that ``make run`` works with no configuration at all.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class Settings(BaseSettings):
+    """Server configuration. Each field ``name`` is read from ``ATOUT_NAME``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ATOUT_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./data/atout.db",
+        description="SQLAlchemy async URL: sqlite+aiosqlite:///path or postgresql+asyncpg://...",
+    )
+    host: str = Field(default="127.0.0.1", description="Address `atout serve` listens on.")
+    port: int = Field(default=8000, ge=1, le=65535, description="Port `atout serve` listens on.")
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Extra origins allowed to open WebSockets and call the API (comma-separated). "
+            "Empty means: the origin of public_base_url and the request's own Host only."
+        ),
+    )
+    public_base_url: str = Field(
+        default="http://127.0.0.1:8000",
+        description="The URL players use to reach this server; used in invitation links.",
+    )
+    log_level: str = Field(default="INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG.")
+    bot_delay_ms: int = Field(
+        default=600, ge=0, description="Pause before a computer player acts, in milliseconds."
+    )
+    idle_room_seconds: int = Field(
+        default=900, ge=1, description="A room with nobody connected is closed after this long."
+    )
+    spectators_default: bool = Field(
+        default=True, description="Whether new rooms accept spectators unless the host says no."
+    )
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        """Accept a JSON list or a comma-separated string; drop blanks and trailing slashes."""
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                value = json.loads(text)
+            else:
+                value = text.split(",")
+        if isinstance(value, list | tuple):
+            return [str(item).strip().rstrip("/") for item in value if str(item).strip()]
+        return value
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _strip_trailing_slash(cls, value: str) -> str:
+        return value.strip().rstrip("/")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _normalise_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if value not in LOG_LEVELS:
+                raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once. Tests call ``get_settings.cache_clear()``."""
+    return Settings()
