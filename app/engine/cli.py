@@ -1,0 +1,117 @@
+"""``atout record ...`` and ``atout bench engine``: the engine's command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from .errors import InvalidAction
+from .game import apply, legal_actions, new_match, start_deal
+from .record import RecordRuleError, RecordSchemaError, dump, replay, summary
+from .state import Phase
+from .variants import VARIANTS
+
+
+def register(subparsers: Any) -> None:
+    record = subparsers.add_parser("record", help="replay or generate belote-record/1 files")
+    sub = record.add_subparsers(dest="record_command", required=True)
+    rp = sub.add_parser("replay", help="validate and replay a record; print each deal as JSON")
+    rp.add_argument("file", help="a belote-record/1 JSON file, or - for standard input")
+    rp.set_defaults(func=cmd_replay)
+    rr = sub.add_parser("random", help="print a random legal record")
+    rr.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    rr.add_argument("--players", type=int, default=None)
+    rr.add_argument("--options", default="{}", help="options as a JSON object")
+    rr.add_argument("--seed", type=int, default=0)
+    rr.add_argument("--deals", type=int, default=None, help="stop after K deals")
+    rr.set_defaults(func=cmd_random)
+
+    bench = subparsers.add_parser("bench", help="benchmarks")
+    bsub = bench.add_subparsers(dest="bench_command", required=True)
+    be = bsub.add_parser("engine", help="deals and playouts per second, per variant")
+    be.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    be.add_argument("--variant", action="append", default=None)
+    be.set_defaults(func=cmd_bench_engine)
+
+
+def _fail(code: int, message: str) -> int:
+    print(f"atout: {message}", file=sys.stderr)
+    return code
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(2, f"cannot read {args.file}: {exc}")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return _fail(2, f"not JSON: {exc}")
+    try:
+        state = replay(data)
+    except RecordSchemaError as exc:
+        return _fail(2, f"invalid record: {exc}")
+    except RecordRuleError as exc:
+        return _fail(1, str(exc))
+    except RecursionError:
+        return _fail(2, "invalid record: nested too deeply")
+    print(json.dumps(summary(state), indent=2))
+    return 0
+
+
+def random_record(
+    variant: str,
+    players: int | None,
+    options: dict[str, Any],
+    seed: int,
+    deals: int | None,
+) -> dict[str, Any]:
+    """A complete random legal record, deterministic for ``seed``."""
+    rng = random.Random(seed)
+    state = new_match(variant, players, options, rng=rng)
+    played = 0
+    while True:
+        if state.phase is Phase.MATCH_OVER:
+            break
+        if state.phase is Phase.DEAL_OVER:
+            played += 1
+            last = state.results[-1]
+            if deals is not None and played >= deals:
+                break
+            if deals is None and variant == "duel" and not last.thrown_in:
+                break  # a duel deal is a whole game
+            state, _ = start_deal(state, rng)
+            continue
+        state, _ = apply(state, rng.choice(legal_actions(state)))
+    return dump(state, meta={"generator": f"atout record random --seed {seed}"})
+
+
+def cmd_random(args: argparse.Namespace) -> int:
+    try:
+        options = json.loads(args.options)
+    except ValueError as exc:
+        return _fail(2, f"--options is not JSON: {exc}")
+    if not isinstance(options, dict):
+        return _fail(2, "--options must be a JSON object")
+    if args.deals is not None and args.deals < 1:
+        return _fail(2, "--deals must be at least 1")
+    try:
+        record = random_record(args.variant, args.players, options, args.seed, args.deals)
+    except InvalidAction as exc:
+        return _fail(2, str(exc))
+    print(json.dumps(record))
+    return 0
+
+
+def cmd_bench_engine(args: argparse.Namespace) -> int:
+    from .bench import run_engine_bench
+
+    return run_engine_bench(args.seconds, args.variant)

@@ -1,0 +1,608 @@
+"""The generic state machine: create a match, deal, list legal actions, apply one.
+
+``apply(state, action)`` returns a new state and the events it caused; the old
+state is never changed, so a refused action leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from . import declarations as decl
+from .actions import (
+    PLAYS,
+    PLAYS_BELOTE,
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Double,
+    Exchange,
+    Pass,
+    Play,
+    Redouble,
+)
+from .cards import RK, RQ, cards_of, format_card, format_mask
+from .errors import IllegalAction, InvalidAction
+from .play import explain_illegal, legal_mask, trick_winner_index
+from .scoring import DealFacts, match_winner, score_deal
+from .state import Auction, DealLog, DealResult, Event, Phase, State, Trick
+from .variants import get_rules
+from .variants.base import Rules
+
+ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
+
+
+def new_match(
+    variant: str,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    rng: random.Random | None = None,
+    *,
+    seed: int | None = None,
+    first_dealer: int | None = None,
+    deck: list[int] | tuple[int, ...] | None = None,
+) -> State:
+    """Create a match and deal its first deal.
+
+    Pass ``rng`` (``random.SystemRandom()`` for real games) or ``seed``.  ``first_dealer``
+    and ``deck`` fix the first deal (tests, replays); otherwise ``rng`` chooses them.
+    """
+    rules = get_rules(variant, players, options)
+    rng = rng if rng is not None else random.Random(seed)
+    if first_dealer is None:
+        first_dealer = rng.randrange(rules.players)
+    elif not 0 <= first_dealer < rules.players:
+        raise InvalidAction(f"first dealer must be a seat 0..{rules.players - 1}")
+    state = object.__new__(State)
+    state.rules = rules
+    state.scores = (0,) * rules.sides
+    state.reserve = 0
+    state.results = ()
+    state.logs = ()
+    state.first_dealer = first_dealer
+    state.winner = None
+    _begin_deal(state, first_dealer, _deck(rng, deck))
+    return state
+
+
+def start_deal(
+    state: State, rng: random.Random | None = None, deck: list[int] | tuple[int, ...] | None = None
+) -> tuple[State, list[Event]]:
+    """Deal the next deal (a chance node): only legal in ``Phase.DEAL_OVER``."""
+    if state.phase is not Phase.DEAL_OVER:
+        raise IllegalAction(f"cannot deal now: the phase is {state.phase.value}")
+    new = state.copy()
+    dealer = (state.dealer + 1) % state.rules.players
+    events = _begin_deal(new, dealer, _deck(rng or random.Random(), deck))
+    return new, events
+
+
+def _deck(rng: random.Random, deck: list[int] | tuple[int, ...] | None) -> tuple[int, ...]:
+    if deck is None:
+        cards = list(range(32))
+        rng.shuffle(cards)
+        return tuple(cards)
+    if sorted(deck) != list(range(32)):
+        raise InvalidAction("a deck must hold each of the 32 cards exactly once")
+    return tuple(deck)
+
+
+def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]:
+    rules = state.rules
+    n = rules.players
+    state.phase = Phase.BIDDING
+    state.dealer = dealer
+    state.deck = deck
+    state.hands = (0,) * n
+    state.piles = ()
+    state.talons = (0,) * n
+    state.middle = 0
+    state.stock = ()
+    state.upcard = -1
+    state.out_of_play = 0
+    state.to_act = rules.eldest(dealer)
+    state.auction = Auction()
+    state.contract = None
+    state.trick = ()
+    state.leader = rules.eldest(dealer)
+    state.tricks = ()
+    state.points = (0,) * n
+    state.tricks_won = (0,) * n
+    state.discard = 0
+    state.exchanged = -1
+    state.declared = (False,) * n
+    state.announced = ((),) * n
+    state.belote_open = (0,) * n
+    state.belote_seats = ()
+    state.actions = ()
+    state.bid_count = 0
+    events = [Event("deal_started", {"number": len(state.results), "dealer": dealer})]
+    events += rules.deal(state)
+    for seat in range(n):
+        events.append(Event("hand", {"cards": format_mask(state.hands[seat])}, to=seat))
+    return events
+
+
+def current_player(state: State) -> int | None:
+    """The seat to act, or None at a chance node (between deals) or after the match."""
+    if state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):
+        return None
+    return state.to_act
+
+
+def is_over(state: State) -> bool:
+    return state.phase is Phase.MATCH_OVER
+
+
+# ----------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of the player to act (empty at a chance node or match end)."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return _legal_plays(state)
+    if phase is Phase.BIDDING:
+        return state.rules.legal_bids(state)
+    if phase is Phase.EXCHANGE:
+        from .variants.bela import exchange_actions
+
+        return exchange_actions(state)
+    if phase is Phase.DISCARD:
+        hand = state.hands[state.to_act]
+        cards = list(cards_of(hand))
+        return [Discard((1 << a) | (1 << b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    return []
+
+
+def _partner_master(state: State, seat: int) -> bool:
+    if state.rules.players != 4 or not state.trick:
+        return False
+    cards = [c for _, c in state.trick]
+    assert state.contract is not None
+    winner = state.trick[trick_winner_index(cards, state.contract.trump)][0]
+    return winner == (seat + 2) % 4
+
+
+def legal_play_mask(state: State) -> int:
+    seat = state.to_act
+    assert state.contract is not None
+    return legal_mask(
+        state.hands[seat],
+        [c for _, c in state.trick],
+        state.contract.trump,
+        _partner_master(state, seat),
+        state.rules.flags(state.contract),
+    )
+
+
+def _legal_plays(state: State) -> list[Action]:
+    seat = state.to_act
+    mask = legal_play_mask(state)
+    out: list[Action] = []
+    if _may_declare(state, seat):
+        hand = state.hands[seat]
+        for combos in decl.declarable_sets(hand):
+            if combos:
+                out.append(Declare(tuple(c.mask for c in combos)))
+    manual_belote = not state.rules.options.get("auto_belote", True)
+    for card in cards_of(mask):
+        out.append(PLAYS[card])
+        if manual_belote and _belote_first(state, seat, card):
+            out.append(PLAYS_BELOTE[card])
+    return out
+
+
+def _may_declare(state: State, seat: int) -> bool:
+    """A manual declaration is possible now (§1.2, §14)."""
+    rules = state.rules
+    assert state.contract is not None
+    return (
+        not state.tricks
+        and not state.declared[seat]
+        and rules.declarations_allowed(state.contract)
+        and not rules.options.get("auto_declare", True)
+    )
+
+
+def _belote_first(state: State, seat: int, card: int) -> bool:
+    """Playing ``card`` now would be the announced first card of a belote pair."""
+    assert state.contract is not None
+    rank, suit = card & 7, card >> 3
+    if rank not in (RK, RQ) or not (state.rules.belote_suits(state.contract) >> suit) & 1:
+        return False
+    if (state.belote_open[seat] >> suit) & 1:
+        return False
+    other = card ^ (RK ^ RQ)  # K <-> Q of the same suit
+    if not (state.hands[seat] >> other) & 1:
+        return False
+    if state.rules.belote_restricted and state.trick:
+        led = state.trick[0][1] >> 3
+        trump = state.contract.trump
+        if suit != led and not (trump < 4 and suit == trump):
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action, seat: int | None = None) -> tuple[State, list[Event]]:
+    """Apply ``action`` by the player to act (or check it is ``seat``'s turn).
+
+    Returns ``(new_state, events)``.  Raises ``InvalidAction`` for malformed input and
+    ``IllegalAction`` (naming the rule) for an action the rules forbid; ``state`` is
+    unchanged either way.
+    """
+    phase = state.phase
+    if phase is Phase.MATCH_OVER:
+        raise IllegalAction("the match is over")
+    if phase is Phase.DEAL_OVER:
+        raise IllegalAction("the deal is over: the next deal must be dealt first")
+    actor = state.to_act
+    if seat is not None and seat != actor:
+        raise IllegalAction(f"not your turn: seat {actor} is to act")
+    if not isinstance(action, ACTION_TYPES):
+        raise InvalidAction("not an action")
+    new = state.copy()
+    if phase is Phase.PLAY:
+        events = _apply_play_phase(new, actor, action)
+    elif phase is Phase.BIDDING:
+        if isinstance(action, (Play, Declare, Discard, Exchange)):
+            raise IllegalAction(f"{action.type}: the bidding is not over")
+        events = new.rules.apply_bid(new, actor, action)
+    elif phase is Phase.EXCHANGE:
+        from .variants.bela import apply_exchange
+
+        events = apply_exchange(new, actor, action)
+    else:  # DISCARD
+        events = _apply_discard(new, actor, action)
+    new.actions = state.actions + ((actor, action),)
+    if new.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):  # the deal just ended
+        new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
+    return new, events
+
+
+def _apply_discard(state: State, seat: int, action: Action) -> list[Event]:
+    if not isinstance(action, Discard):
+        raise IllegalAction(f"{action.type}: the caller must discard two cards first")
+    hand = state.hands[seat]
+    if action.cards.bit_count() != 2:
+        raise InvalidAction("discard needs exactly two cards")
+    if action.cards & ~hand:
+        missing = format_mask(action.cards & ~hand)
+        raise IllegalAction(f"discard: not in hand: {' '.join(missing)}")
+    state.discard = action.cards
+    state.hands = _set(state.hands, seat, hand & ~action.cards)
+    state.phase = Phase.PLAY
+    state.to_act = state.leader = state.rules.eldest(state.dealer)
+    return [
+        Event("discarded", {"seat": seat, "count": 2}),
+        Event("discard", {"cards": format_mask(action.cards)}, to=seat),
+    ]
+
+
+def _apply_play_phase(state: State, seat: int, action: Action) -> list[Event]:
+    rules = state.rules
+    contract = state.contract
+    assert contract is not None
+    if isinstance(action, Declare):
+        if not _may_declare(state, seat):
+            raise IllegalAction(_why_no_declare(state, seat))
+        try:
+            combos = decl.parse_declaration(state.hands[seat], list(action.combos))
+        except decl.DeclarationError as exc:
+            raise IllegalAction(f"declare: {exc}") from None
+        state.declared = _set(state.declared, seat, True)
+        state.announced = _set(state.announced, seat, combos)
+        return _announce(state, seat, combos)
+    if not isinstance(action, Play):
+        raise IllegalAction(f"{action.type}: the bidding is over, play a card")
+    card = action.card
+    hand = state.hands[seat]
+    if not (hand >> card) & 1:
+        if rules.variant == "duel" and any(card in p for p in state.piles):
+            raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
+        raise IllegalAction(f"not in hand: {format_card(card)}")
+    allowed = legal_play_mask(state)
+    if not (allowed >> card) & 1:
+        raise IllegalAction(
+            explain_illegal(
+                hand,
+                [c for _, c in state.trick],
+                contract.trump,
+                _partner_master(state, seat),
+                rules.flags(contract),
+                card,
+            )
+        )
+    events: list[Event] = []
+    # declarations at the first card of trick 1
+    if not state.tricks and not state.declared[seat]:
+        state.declared = _set(state.declared, seat, True)
+        if rules.declarations_allowed(contract) and rules.options.get("auto_declare", True):
+            combos = decl.auto_declaration(hand)
+            if combos:
+                state.announced = _set(state.announced, seat, combos)
+                events += _announce(state, seat, combos)
+                if state.phase is Phase.MATCH_OVER:
+                    return events
+    events += _belote(state, seat, card, action.belote)
+    state.hands = _set(state.hands, seat, hand & ~(1 << card))
+    state.trick = state.trick + ((seat, card),)
+    events.append(Event("card_played", {"seat": seat, "card": format_card(card)}))
+    if len(state.trick) < rules.players:
+        state.to_act = (seat + 1) % rules.players
+        return events
+    return events + _finish_trick(state)
+
+
+def _why_no_declare(state: State, seat: int) -> str:
+    rules = state.rules
+    assert state.contract is not None
+    if not rules.declarations_allowed(state.contract):
+        return "declare: no declarations in this game or contract"
+    if rules.options.get("auto_declare", True):
+        return "declare: declarations are automatic"
+    return "declare: only before your first card of the first trick"
+
+
+def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[Event]:
+    events = [Event("declared", {"seat": seat, "combos": [_public_combo(c) for c in combos]})]
+    if state.rules.options.get("eight_card_belot") and any(c.length == 8 for c in combos):
+        side = state.rules.side_of[seat]
+        state.winner = side
+        state.phase = Phase.MATCH_OVER
+        state.results = state.results + (
+            DealResult(
+                number=len(state.results),
+                dealer=state.dealer,
+                thrown_in=False,
+                contract=state.contract,
+                taker_side=state.rules.side_of[state.contract.taker] if state.contract else None,
+                declarations=state.announced,
+                totals_after=state.scores,
+                winner_side=side,
+            ),
+        )
+        events.append(Event("match_over", {"winner": side, "reason": "eight_card_belot"}))
+    return events
+
+
+def _public_combo(c: decl.Combo) -> dict[str, Any]:
+    """Kind and strength only: no suit, no cards (§1.2)."""
+    d = c.describe()
+    d.pop("suit", None)
+    return d
+
+
+def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
+    contract = state.contract
+    assert contract is not None
+    suit = card >> 3
+    if (card & 7) in (RK, RQ) and (state.belote_open[seat] >> suit) & 1:
+        state.belote_open = _set(state.belote_open, seat, state.belote_open[seat] & ~(1 << suit))
+        state.belote_seats = state.belote_seats + (seat,)
+        return [Event("belote", {"seat": seat, "stage": "rebelote", "suit": "CDHS"[suit]})]
+    first = _belote_first(state, seat, card)
+    auto = state.rules.options.get("auto_belote", True)
+    if flagged and (auto or not first):
+        if auto:
+            raise IllegalAction("belote: belote is announced automatically")
+        raise IllegalAction(f"belote: {format_card(card)} cannot make belote now")
+    if first and (auto or flagged):
+        state.belote_open = _set(state.belote_open, seat, state.belote_open[seat] | (1 << suit))
+        return [Event("belote", {"seat": seat, "stage": "belote", "suit": "CDHS"[suit]})]
+    return []
+
+
+def _finish_trick(state: State) -> list[Event]:
+    rules = state.rules
+    contract = state.contract
+    assert contract is not None
+    cards = [c for _, c in state.trick]
+    winner = state.trick[trick_winner_index(cards, contract.trump)][0]
+    table = rules.points(contract)
+    points = sum(table[c] for c in cards)
+    last = len(state.tricks) + 1 == rules.total_tricks
+    if last:
+        points += 10
+    trick = Trick(state.leader, state.trick, winner, points)
+    state.tricks = state.tricks + (trick,)
+    state.points = _set(state.points, winner, state.points[winner] + points)
+    state.tricks_won = _set(state.tricks_won, winner, state.tricks_won[winner] + 1)
+    state.trick = ()
+    state.leader = state.to_act = winner
+    events = [Event("trick_won", {"seat": winner, "points": points, "number": len(state.tricks)})]
+    if rules.variant == "duel":
+        from .variants.duel import reveal_after_trick
+
+        events += reveal_after_trick(state, trick)
+    if len(state.tricks) == 1:
+        events += _show_declarations_after_trick_one(state)
+    if last:
+        events += _score(state)
+    return events
+
+
+def _declaration_winners(state: State) -> tuple[int | None, int | None]:
+    """(side scoring sequences, side scoring carrés); unified comparison uses one side."""
+    rules = state.rules
+    assert state.contract is not None
+    if rules.comparison == "bulgarian":
+        return decl.best_bulgarian(state.announced, rules.side_of)
+    trump = state.contract.trump if state.contract.trump < 4 else None
+    order = rules.order_from(rules.eldest(state.dealer))
+    side = decl.best_unified(state.announced, rules.side_of, trump, order)
+    return side, side
+
+
+def _show_declarations_after_trick_one(state: State) -> list[Event]:
+    if state.rules.comparison == "bulgarian" or not any(state.announced):
+        return []
+    side, _ = _declaration_winners(state)
+    if side is None:
+        return []
+    shown = [
+        {"seat": s, "combos": [format_mask(c.mask) for c in state.announced[s]]}
+        for s in range(state.rules.players)
+        if state.rules.side_of[s] == side and state.announced[s]
+    ]
+    return [Event("declarations_shown", {"side": side, "shown": shown})]
+
+
+def _score(state: State) -> list[Event]:
+    rules = state.rules
+    contract = state.contract
+    assert contract is not None
+    sides = rules.sides
+    side_of = rules.side_of
+    card_points = [0] * sides
+    tricks = [0] * sides
+    for seat in range(rules.players):
+        card_points[side_of[seat]] += state.points[seat]
+        tricks[side_of[seat]] += state.tricks_won[seat]
+    if state.discard:
+        table = rules.points(contract)
+        card_points[side_of[contract.taker]] += sum(table[c] for c in cards_of(state.discard))
+    seq_side, carre_side = _declaration_winners(state)
+    decl_points = [0] * sides
+    for seat in range(rules.players):
+        for combo in state.announced[seat]:
+            winner = carre_side if combo.kind == "carre" else seq_side
+            if winner == side_of[seat]:
+                decl_points[side_of[seat]] += combo.points
+    belote = [0] * sides
+    for seat in state.belote_seats:
+        belote[side_of[seat]] += 20
+    taker_side = side_of[contract.taker]
+    facts = DealFacts(
+        variant=rules.variant,
+        taker_side=taker_side,
+        denom=contract.denom,
+        bid_value=contract.value,
+        multiplier=contract.multiplier,
+        card_points=tuple(card_points),
+        tricks_won=tuple(tricks),
+        total_tricks=rules.total_tricks,
+        decl_points=tuple(decl_points),
+        belote_points=tuple(belote),
+        reserve=state.reserve,
+        tie_rule=rules.options.get("tie_rule", "fall"),
+    )
+    score = score_deal(facts)
+    last_side = side_of[state.tricks[-1].winner]
+    if rules.variant == "duel":
+        game_winner = taker_side if score.outcome == "made" else 1 - taker_side
+        scores = _set(state.scores, game_winner, state.scores[game_winner] + 1)
+    else:
+        scores = tuple(a + b for a, b in zip(state.scores, score.recorded, strict=True))
+        game_winner = _deal_winner_side(score, taker_side, sides)
+    state.scores = scores
+    state.reserve = score.reserve
+    result = DealResult(
+        number=len(state.results),
+        dealer=state.dealer,
+        thrown_in=False,
+        contract=contract,
+        taker_side=taker_side,
+        score=score,
+        tricks_won=tuple(tricks),
+        last_trick_side=last_side,
+        declarations=state.announced,
+        decl_awarded=score.decl_points,
+        belote_seats=state.belote_seats,
+        totals_after=scores,
+        winner_side=game_winner,
+    )
+    state.results = state.results + (result,)
+    events = [Event("deal_scored", {"result": result_json(result, rules)})]
+    if rules.variant != "duel":
+        winner = match_winner(
+            rules.variant,
+            scores,
+            rules.target,
+            valat_in_deal=score.capot_side is not None,
+            valat_side=score.capot_side,
+            valat_can_end_without_bonus=bool(rules.options.get("valat_can_end_without_bonus")),
+            last_deal_recorded=score.recorded,
+        )
+        if winner is not None:
+            state.winner = winner
+            state.phase = Phase.MATCH_OVER
+            events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
+            return events
+    state.phase = Phase.DEAL_OVER
+    return events
+
+
+def _deal_winner_side(score: Any, taker_side: int, sides: int) -> int | None:
+    if score.outcome == "made":
+        return taker_side
+    if score.outcome == "failed":
+        if sides == 2:
+            return 1 - taker_side
+        return None
+    return None
+
+
+def end_thrown_in(state: State) -> list[Event]:
+    """All passed: no score; the deal passes on (§0.4, §8.25)."""
+    state.phase = Phase.DEAL_OVER
+    result = DealResult(
+        number=len(state.results), dealer=state.dealer, thrown_in=True, totals_after=state.scores
+    )
+    state.results = state.results + (result,)
+    return [Event("deal_thrown_in", {"dealer": state.dealer})]
+
+
+def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
+    """A deal's breakdown as JSON (used by events, views and the record CLI)."""
+    from .variants.base import contract_json
+
+    out: dict[str, Any] = {
+        "number": result.number,
+        "dealer": result.dealer,
+        "thrown_in": result.thrown_in,
+        "totals_after": list(result.totals_after),
+    }
+    if result.thrown_in or result.score is None:
+        if result.winner_side is not None:
+            out["winner_side"] = result.winner_side
+            out["eight_card_belot"] = True
+        return out
+    s = result.score
+    assert result.contract is not None
+    out.update(
+        {
+            "contract": contract_json(result.contract),
+            "taker_side": result.taker_side,
+            "outcome": s.outcome,
+            "card_points": list(s.card_points),
+            "tricks_won": list(result.tricks_won),
+            "last_trick_side": result.last_trick_side,
+            "capot_side": s.capot_side,
+            "declarations": [
+                [{**c.describe(), "cards": format_mask(c.mask)} for c in result.declarations[seat]]
+                for seat in range(rules.players)
+            ],
+            "declaration_points": list(s.decl_points),
+            "belote_points": list(s.belote_points),
+            "belote_seats": list(result.belote_seats),
+            "totals": list(s.totals),
+            "recorded": list(s.recorded),
+            "reserve_paid": s.reserve_paid,
+            "reserve_paid_to": s.reserve_paid_to,
+            "reserve": s.reserve,
+            "rounding": s.rounding,
+            "winner_side": result.winner_side,
+        }
+    )
+    return out
+
+
+def _set(tup: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return tup[:i] + (v,) + tup[i + 1 :]

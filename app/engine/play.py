@@ -1,0 +1,117 @@
+"""Legal card play (the one algorithm of RULES.md §0.6) and trick winners."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
+
+# Trump modes: a suit 0..3, or one of these.
+NO_TRUMP = 4  # SA / NT: every suit plain
+ALL_TRUMP = 5  # TA / AT: every suit trump
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFlags:
+    overtake_plain: bool  # must beat in a non-trump led suit (bela)
+    partner_exception: bool  # void and partner master => free
+    must_undertrump: bool  # void, cannot overtrump => still a lower trump
+
+
+def highest(cards: list[int], trump_order: bool) -> int:
+    strength = TRUMP_STRENGTH if trump_order else PLAIN_STRENGTH
+    best = cards[0]
+    for c in cards[1:]:
+        if strength[c & 7] > strength[best & 7]:
+            best = c
+    return best
+
+
+def trick_winner_index(cards: list[int], trump: int) -> int:
+    """Index in ``cards`` (play order) of the card that wins the trick so far."""
+    led = cards[0] >> 3
+    best = 0
+    best_card = cards[0]
+    if trump < 4:
+        best_is_trump = led == trump
+        for i in range(1, len(cards)):
+            c = cards[i]
+            s = c >> 3
+            if s == trump:
+                if not best_is_trump or TRUMP_STRENGTH[c & 7] > TRUMP_STRENGTH[best_card & 7]:
+                    best, best_card, best_is_trump = i, c, True
+            elif s == led and not best_is_trump:
+                if PLAIN_STRENGTH[c & 7] > PLAIN_STRENGTH[best_card & 7]:
+                    best, best_card = i, c
+        return best
+    strength = TRUMP_STRENGTH if trump == ALL_TRUMP else PLAIN_STRENGTH
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if c >> 3 == led and strength[c & 7] > strength[best_card & 7]:
+            best, best_card = i, c
+    return best
+
+
+def legal_mask(
+    hand: int, cards: list[int], trump: int, partner_master: bool, flags: PlayFlags
+) -> int:
+    """The cards of ``hand`` that may be played on the trick ``cards`` (in play order)."""
+    if not cards:
+        return hand
+    led = cards[0] >> 3
+    follow = hand & SUIT_MASK[led]
+    if trump == NO_TRUMP:
+        return follow or hand
+    if trump == ALL_TRUMP:
+        if follow:
+            top = highest([c for c in cards if c >> 3 == led], True)
+            return (follow & ABOVE_TRUMP[top]) or follow
+        return hand
+    trumps_on_table = [c for c in cards if c >> 3 == trump]
+    if follow:
+        if led == trump:
+            return (follow & ABOVE_TRUMP[highest(trumps_on_table, True)]) or follow
+        if flags.overtake_plain and not trumps_on_table:
+            top = highest([c for c in cards if c >> 3 == led], False)
+            return (follow & ABOVE_PLAIN[top]) or follow
+        return follow
+    if led == trump:
+        return hand
+    if flags.partner_exception and partner_master:
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if trumps_on_table:
+        higher = trumps & ABOVE_TRUMP[highest(trumps_on_table, True)]
+        if higher:
+            return higher
+        return trumps if flags.must_undertrump else hand
+    return trumps
+
+
+def explain_illegal(
+    hand: int, cards: list[int], trump: int, partner_master: bool, flags: PlayFlags, card: int
+) -> str:
+    """Name the obligation that forbids ``card`` (assumed held and not legal)."""
+    from .cards import format_mask
+
+    allowed = legal_mask(hand, cards, trump, partner_master, flags)
+    holds = " ".join(format_mask(allowed))
+    led = cards[0] >> 3
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        if card >> 3 != led:
+            return f"must follow suit: holds {holds}"
+        if trump == ALL_TRUMP or led == trump:
+            return f"must overtake in the led suit: holds {holds}"
+        return f"must beat the highest card of the led suit: holds {holds}"
+    trumps_on_table = trump < 4 and any(c >> 3 == trump for c in cards)
+    if card >> 3 == trump and trumps_on_table:
+        return f"must overtrump: holds {holds}"
+    if trumps_on_table and allowed & SUIT_MASK[trump] == allowed:
+        higher = allowed & ABOVE_TRUMP[highest([c for c in cards if c >> 3 == trump], True)]
+        if higher:
+            return f"must overtrump: holds {holds}"
+        return f"must undertrump: holds {holds}"
+    return f"must trump: holds {holds}"

@@ -1,0 +1,209 @@
+"""The game record, ``belote-record/1`` (RULES.md §12): dump, validate, replay.
+
+Kept apart from the state machine, as python-chess keeps PGN apart from the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import action_from_json, action_to_json
+from .cards import format_card, parse_card
+from .errors import IllegalAction, InvalidAction
+from .game import apply, new_match, result_json, start_deal
+from .state import Event, Phase, State
+from .variants import VARIANTS, get_rules
+
+FORMAT = "belote-record/1"
+
+
+class RecordSchemaError(ValueError):
+    """The record is not a well-formed ``belote-record/1`` document (CLI exit 2)."""
+
+
+class RecordRuleError(ValueError):
+    """The record breaks a rule at a deal and an action (CLI exit 1)."""
+
+    def __init__(self, deal: int, action: int | None, rule: str):
+        self.deal, self.action, self.rule = deal, action, rule
+        where = f"deal {deal}" + (f", action {action}" if action is not None else "")
+        super().__init__(f"{where}: {rule}")
+
+
+def in_deal(state: State) -> bool:
+    return state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER)
+
+
+def dump(
+    state: State, *, meta: dict[str, Any] | None = None, include_current: bool = True
+) -> dict[str, Any]:
+    """The record of ``state``: finished deals, plus the deal in progress if asked."""
+    rules = state.rules
+    logs = list(state.logs)
+    deals = [
+        {
+            "dealer": log.dealer,
+            "deck": [format_card(c) for c in log.deck],
+            "actions": [{"seat": s, **action_to_json(a)} for s, a in log.actions],
+        }
+        for log in logs
+    ]
+    if include_current and in_deal(state):
+        deals.append(
+            {
+                "dealer": state.dealer,
+                "deck": [format_card(c) for c in state.deck],
+                "actions": [{"seat": s, **action_to_json(a)} for s, a in state.actions],
+            }
+        )
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": rules.variant,
+        "players": rules.players,
+        "options": rules.non_default_options(),
+        "first_dealer": state.first_dealer,
+        "deals": deals,
+    }
+    if meta is not None:
+        record["meta"] = meta
+    return record
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise RecordSchemaError(message)
+
+
+def validate_schema(record: Any) -> None:
+    """Check the shape of a record (types, fields, decks); not the rules."""
+    _require(isinstance(record, dict), "a record must be a JSON object")
+    allowed = {"format", "variant", "players", "options", "first_dealer", "deals", "meta"}
+    extra = set(record) - allowed
+    _require(not extra, f"unknown field(s): {', '.join(sorted(extra))}")
+    _require(record.get("format") == FORMAT, f'format must be "{FORMAT}"')
+    _require(record.get("variant") in VARIANTS, f"variant must be one of {', '.join(VARIANTS)}")
+    players = record.get("players")
+    _require(
+        isinstance(players, int) and not isinstance(players, bool), "players must be an integer"
+    )
+    options = record.get("options", {})
+    _require(isinstance(options, dict), "options must be an object")
+    try:
+        rules = get_rules(record["variant"], players, options)
+    except InvalidAction as exc:
+        raise RecordSchemaError(str(exc)) from None
+    first = record.get("first_dealer")
+    _require(
+        isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players,
+        f"first_dealer must be a seat 0..{rules.players - 1}",
+    )
+    deals = record.get("deals")
+    _require(isinstance(deals, list), "deals must be a list")
+    for i, deal in enumerate(deals):
+        where = f"deal {i}"
+        _require(isinstance(deal, dict), f"{where}: must be an object")
+        extra = set(deal) - {"dealer", "deck", "actions"}
+        _require(not extra, f"{where}: unknown field(s): {', '.join(sorted(extra))}")
+        dealer = deal.get("dealer")
+        _require(
+            isinstance(dealer, int) and not isinstance(dealer, bool),
+            f"{where}: dealer must be an integer",
+        )
+        deck = deal.get("deck")
+        _require(isinstance(deck, list) and len(deck) == 32, f"{where}: deck must list 32 cards")
+        try:
+            cards = [parse_card(c) for c in deck]
+        except ValueError as exc:
+            raise RecordSchemaError(f"{where}: deck: {exc}") from None
+        _require(len(set(cards)) == 32, f"{where}: deck must hold each card exactly once")
+        actions = deal.get("actions")
+        _require(isinstance(actions, list), f"{where}: actions must be a list")
+        for j, action in enumerate(actions):
+            _require(isinstance(action, dict), f"{where}, action {j}: must be an object")
+            seat = action.get("seat")
+            _require(
+                isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players,
+                f"{where}, action {j}: seat must be 0..{rules.players - 1}",
+            )
+            try:
+                action_from_json(action)
+            except InvalidAction as exc:
+                raise RecordSchemaError(f"{where}, action {j}: {exc}") from None
+    if "meta" in record:
+        _require(isinstance(record["meta"], dict), "meta must be an object")
+
+
+@dataclass
+class Step:
+    """One replayed action: where it is, the state after it and its events."""
+
+    deal: int
+    index: int
+    seat: int
+    state: State
+    events: list[Event]
+
+
+def replay(record: Any, on_step: Callable[[Step], None] | None = None) -> State:
+    """Validate and replay a record; return the last state.
+
+    ``on_step`` sees every applied action.  Raises ``RecordSchemaError`` for a malformed
+    record and ``RecordRuleError`` at the first deal and action that break a rule.
+    """
+    validate_schema(record)
+    deals = record["deals"]
+    _require(bool(deals), "a record needs at least one deal")
+    state: State | None = None
+    for i, deal in enumerate(deals):
+        deck = [parse_card(c) for c in deal["deck"]]
+        if state is None:
+            if deal["dealer"] != record["first_dealer"]:
+                raise RecordRuleError(i, None, f"dealer must be {record['first_dealer']}")
+            state = new_match(
+                record["variant"],
+                record["players"],
+                record.get("options", {}),
+                first_dealer=record["first_dealer"],
+                deck=deck,
+            )
+        else:
+            if state.phase is Phase.MATCH_OVER:
+                raise RecordRuleError(i, None, "the match is already over")
+            if state.phase is not Phase.DEAL_OVER:
+                raise RecordRuleError(i - 1, None, "the deal is unfinished but another follows")
+            expected = (state.dealer + 1) % state.rules.players
+            if deal["dealer"] != expected:
+                raise RecordRuleError(i, None, f"dealer must be {expected}")
+            state, _ = start_deal(state, deck=deck)
+        for j, data in enumerate(deal["actions"]):
+            if not in_deal(state):
+                raise RecordRuleError(i, j, "the deal is over")
+            seat = data["seat"]
+            if seat != state.to_act:
+                raise RecordRuleError(i, j, f"seat {seat} is not to act (seat {state.to_act} is)")
+            try:
+                state, events = apply(state, action_from_json(data), seat)
+            except (IllegalAction, InvalidAction) as exc:
+                raise RecordRuleError(i, j, f"seat {seat}: {exc}") from None
+            if on_step is not None:
+                on_step(Step(i, j, seat, state, events))
+    assert state is not None
+    return state
+
+
+def summary(state: State) -> dict[str, Any]:
+    """Each deal's breakdown and the running and final match score, as JSON."""
+    rules = state.rules
+    return {
+        "variant": rules.variant,
+        "players": rules.players,
+        "options": rules.options,
+        "deals": [result_json(r, rules) for r in state.results],
+        "scores": list(state.scores),
+        "reserve": state.reserve,
+        "finished": state.phase is Phase.MATCH_OVER,
+        "winner": state.winner,
+        "phase": state.phase.value,
+    }

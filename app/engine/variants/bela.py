@@ -1,0 +1,184 @@
+"""Croatian Bela for 2, 3 and 4 players (RULES.md §5)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..actions import PASS, Action, Bid, Exchange, Pass
+from ..cards import R7, cards_of, format_card, format_mask
+from ..errors import IllegalAction, InvalidAction
+from ..state import Contract, Event, Phase, State
+from .base import DENOM_TRUMP, SUIT_NAMES, Rules, packet_round
+
+TARGETS = {2: 501, 3: 701, 4: 1001}
+
+
+class BelaRules(Rules):
+    variant = "bela"
+    player_counts = (2, 3, 4)
+    defaults: ClassVar[dict[str, Any]] = {
+        "declarations": True,
+        "auto_declare": False,
+        "auto_belote": False,
+        "eight_card_belot": False,
+        "seven_exchange": True,
+        "tie_rule": "fall",
+    }
+    fixed: ClassVar[dict[str, Any]] = {"undertrump_required": True}
+    targets = (501, 701, 1001)
+    overtake_plain = True
+    partner_exception = False
+
+    def default_options(self) -> dict[str, Any]:
+        return super().default_options() | {"target": TARGETS[self.players]}
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options["tie_rule"] not in ("fall", "hang"):
+            raise InvalidAction('tie_rule must be "fall" or "hang"')
+        return options
+
+    @property
+    def total_tricks(self) -> int:
+        return 8 if self.players == 4 else 10
+
+    def deal(self, state: State) -> list[Event]:
+        n = self.players
+        deck = state.deck
+        hands = [0] * n
+        talons = [0] * n
+        order = self.order_from(self.eldest(state.dealer))
+        events: list[Event] = []
+        if n == 4:
+            i = packet_round(deck, 0, 3, order, hands)
+            i = packet_round(deck, i, 3, order, hands)
+            packet_round(deck, i, 2, order, talons)
+        elif n == 3:
+            i = packet_round(deck, 0, 3, order, hands)
+            i = packet_round(deck, i, 3, order, hands)
+            packet_round(deck, i, 4, order, talons)
+            state.middle = (1 << deck[30]) | (1 << deck[31])
+        else:
+            i = packet_round(deck, 0, 3, order, hands)
+            i = packet_round(deck, i, 3, order, hands)
+            state.upcard = deck[12]
+            packet_round(deck, 13, 4, order, talons)
+            state.out_of_play = sum(1 << c for c in deck[21:])
+            events.append(Event("proposal", {"card": format_card(state.upcard)}))
+        state.hands = tuple(hands)
+        state.talons = tuple(talons)
+        return events
+
+    def legal_bids(self, state: State) -> list[Action]:
+        a = state.auction
+        if self.players == 2:
+            up = SUIT_NAMES[state.upcard >> 3]
+            if a.stage < 2:
+                return [PASS, Bid(up)]
+            others = [Bid(s) for s in SUIT_NAMES if s != up]
+            return [PASS, *others] if a.stage == 2 else others
+        suits = [Bid(s) for s in SUIT_NAMES]
+        forced = state.to_act == state.dealer
+        return suits if forced else [PASS, *suits]
+
+    def apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
+        a = state.auction
+        if isinstance(action, Pass):
+            if self.players == 2 and a.stage == 3 or self.players > 2 and seat == state.dealer:
+                raise IllegalAction("pass: the dealer must name a trump")
+            state.auction = a.__class__(turns=a.turns + 1, stage=a.stage + 1)
+            state.to_act = (seat + 1) % self.players
+            return [Event("bid", {"seat": seat, "type": "pass"})]
+        if not isinstance(action, Bid):
+            raise IllegalAction(f"{action.type}: there is no doubling in bela")
+        if action.value is not None or action.contract not in SUIT_NAMES:
+            raise IllegalAction("bid: name a trump suit (C, D, H or S)")
+        if self.players == 2:
+            up = SUIT_NAMES[state.upcard >> 3]
+            if a.stage < 2 and action.contract != up:
+                raise IllegalAction(f"bid: in the first round only the proposal's suit {up}")
+            if a.stage >= 2 and action.contract == up:
+                raise IllegalAction(f"bid: in the second round name a suit other than {up}")
+        events = [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        contract = Contract(action.contract, DENOM_TRUMP[action.contract], seat)
+        state.auction = a.__class__(best_seat=seat, turns=a.turns + 1, stage=a.stage)
+        return events + self.set_contract(state, contract)
+
+    def after_contract(self, state: State) -> list[Event]:
+        assert state.contract is not None
+        if self.players == 2 and _exchange_holder(state) >= 0:
+            state.phase = Phase.EXCHANGE
+            state.to_act = _exchange_holder(state)
+            return []
+        return pick_up_talons(state)
+
+
+def _exchange_holder(state: State) -> int:
+    """The seat that may swap the trump seven for the proposal card, or -1 (§5.4)."""
+    contract = state.contract
+    rules = state.rules
+    if contract is None or not rules.options.get("seven_exchange", True):
+        return -1
+    if state.auction.stage >= 2 or contract.trump != state.upcard >> 3:
+        return -1  # trump named in the second round, or not the proposal's suit
+    seven = contract.trump * 8 + R7
+    for seat in range(2):
+        if (state.hands[seat] >> seven) & 1:
+            return seat
+    return -1
+
+
+def exchange_actions(state: State) -> list[Action]:
+    assert state.contract is not None
+    return [Exchange(state.contract.trump * 8 + R7), PASS]
+
+
+def apply_exchange(state: State, seat: int, action: Action) -> list[Event]:
+    assert state.contract is not None
+    seven = state.contract.trump * 8 + R7
+    events: list[Event] = []
+    if isinstance(action, Exchange):
+        if action.card != seven:
+            raise IllegalAction(f"exchange: only the trump seven {format_card(seven)}")
+        hands = list(state.hands)
+        hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
+        state.hands = tuple(hands)
+        old = state.upcard
+        state.out_of_play |= 1 << seven
+        state.upcard = seven
+        state.exchanged = seat
+        events.append(
+            Event("exchanged", {"seat": seat, "card": format_card(seven), "took": format_card(old)})
+        )
+    elif not isinstance(action, Pass):
+        raise IllegalAction(f"{action.type}: exchange the seven or pass first")
+    else:
+        events.append(Event("exchange_declined", {"seat": seat}))
+    return events + pick_up_talons(state)
+
+
+def pick_up_talons(state: State) -> list[Event]:
+    rules = state.rules
+    assert state.contract is not None
+    hands = list(state.hands)
+    for seat in range(rules.players):
+        hands[seat] |= state.talons[seat]
+    state.talons = (0,) * rules.players
+    events: list[Event] = [Event("talons_picked_up", {})]
+    if rules.players == 3:
+        taker = state.contract.taker
+        hands[taker] |= state.middle
+        state.middle = 0
+        state.hands = tuple(hands)
+        state.phase = Phase.DISCARD
+        state.to_act = taker
+    else:
+        state.hands = tuple(hands)
+        state.phase = Phase.PLAY
+        state.to_act = state.leader = rules.eldest(state.dealer)
+    for seat in range(rules.players):
+        events.append(Event("hand", {"cards": format_mask(hands[seat])}, to=seat))
+    return events
+
+
+def cards_in(mask: int) -> list[str]:
+    return [format_card(c) for c in cards_of(mask)]

@@ -1,0 +1,113 @@
+"""French Belote classique (RULES.md §2): turn-up bidding, or the free SA/TA ladder."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..actions import PASS, Action, Bid, Pass
+from ..cards import format_card, format_mask
+from ..errors import IllegalAction
+from ..state import Contract, Event, Phase, State
+from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_round
+from .ladder import apply_ladder, ladder_actions
+
+
+class ClassicRules(Rules):
+    variant = "classic"
+    defaults: ClassVar[dict[str, Any]] = {
+        "target": 1000,
+        "declarations": True,
+        "auto_declare": True,
+        "auto_belote": True,
+        "undertrump_required": True,
+        "bidding_mode": "turn_up",
+        "allow_sa_ta": True,
+    }
+    targets = (501, 1000, 2000, 5000, "one_deal")
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options["bidding_mode"] not in ("turn_up", "free"):
+            from ..errors import InvalidAction
+
+            raise InvalidAction('bidding_mode must be "turn_up" or "free"')
+        return options
+
+    @property
+    def free(self) -> bool:
+        return bool(self.options["bidding_mode"] == "free")
+
+    @property
+    def ladder(self) -> tuple[str, ...]:
+        return LADDER if self.options["allow_sa_ta"] else LADDER[:4]
+
+    def deal(self, state: State) -> list[Event]:
+        hands = [0] * 4
+        order = self.order_from(self.eldest(state.dealer))
+        i = packet_round(state.deck, 0, 3, order, hands)
+        i = packet_round(state.deck, i, 2, order, hands)
+        if self.free:
+            packet_round(state.deck, i, 3, order, hands)
+            state.hands = tuple(hands)
+            return []
+        state.hands = tuple(hands)
+        state.upcard = state.deck[20]
+        state.stock = state.deck[21:]
+        return [Event("turn_up", {"card": format_card(state.upcard)})]
+
+    def legal_bids(self, state: State) -> list[Action]:
+        if self.free:
+            return ladder_actions(state, self.ladder, doubles=False)
+        up = SUIT_NAMES[state.upcard >> 3]
+        if state.auction.stage == 0:
+            return [PASS, Bid(up)]
+        return [PASS, *(Bid(s) for s in SUIT_NAMES if s != up)]
+
+    def apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
+        if self.free:
+            return apply_ladder(self, state, seat, action, self.ladder, doubles=False)
+        a = state.auction
+        up = SUIT_NAMES[state.upcard >> 3]
+        if isinstance(action, Pass):
+            turns = a.turns + 1
+            state.auction = a.__class__(turns=turns, stage=turns // 4)
+            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            if turns == 8:
+                return events + self.throw_in(state)
+            state.to_act = (seat + 1) % 4
+            return events
+        if not isinstance(action, Bid):
+            raise IllegalAction(f"{action.type}: there is no doubling in classic")
+        if action.value is not None:
+            raise IllegalAction("bid: classic bids carry no value")
+        if a.stage == 0 and action.contract != up:
+            raise IllegalAction(
+                f"bid: in the first round only the turn-up's suit {up} can be taken"
+            )
+        if a.stage == 1 and (action.contract == up or action.contract not in SUIT_NAMES):
+            raise IllegalAction(f"bid: in the second round name a suit other than {up}")
+        events = [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        contract = Contract(action.contract, DENOM_TRUMP[action.contract], seat)
+        return events + self.set_contract(state, contract)
+
+    def after_contract(self, state: State) -> list[Event]:
+        events: list[Event] = []
+        if not self.free:
+            assert state.contract is not None
+            taker = state.contract.taker
+            hands = list(state.hands)
+            hands[taker] |= 1 << state.upcard
+            events.append(Event("upcard_taken", {"seat": taker, "card": format_card(state.upcard)}))
+            i = 0
+            for seat in self.order_from(self.eldest(state.dealer)):
+                k = 2 if seat == taker else 3
+                for c in state.stock[i : i + k]:
+                    hands[seat] |= 1 << c
+                i += k
+            state.hands = tuple(hands)
+            state.stock = ()
+            state.upcard = -1
+            for seat in range(4):
+                events.append(Event("hand", {"cards": format_mask(state.hands[seat])}, to=seat))
+        state.phase = Phase.PLAY
+        state.to_act = state.leader = self.eldest(state.dealer)
+        return events

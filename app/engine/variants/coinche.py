@@ -1,0 +1,122 @@
+"""Belote coinchée / contrée (RULES.md §3): value auction, coinche and surcoinche."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..actions import CAPOT, DOUBLE, PASS, REDOUBLE, Action, Bid, Double, Pass, Redouble
+from ..errors import IllegalAction
+from ..state import Auction, Contract, Event, State
+from .base import DENOM_TRUMP, LADDER, Rules, packet_round
+
+VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
+
+
+class CoincheRules(Rules):
+    variant = "coinche"
+    defaults: ClassVar[dict[str, Any]] = {
+        "target": 1000,
+        "declarations": True,
+        "auto_declare": True,
+        "auto_belote": True,
+        "undertrump_required": True,
+        "allow_sa_ta": False,
+    }
+    targets = (501, 1000, 2000, 5000, "one_deal")
+
+    @property
+    def denoms(self) -> tuple[str, ...]:
+        return LADDER if self.options["allow_sa_ta"] else LADDER[:4]
+
+    def deal(self, state: State) -> list[Event]:
+        hands = [0] * 4
+        order = self.order_from(self.eldest(state.dealer))
+        i = packet_round(state.deck, 0, 3, order, hands)
+        i = packet_round(state.deck, i, 2, order, hands)
+        packet_round(state.deck, i, 3, order, hands)
+        state.hands = tuple(hands)
+        return []
+
+    def legal_bids(self, state: State) -> list[Action]:
+        a = state.auction
+        seat = state.to_act
+        if a.doubler >= 0:  # after a coinche: an attacker surcoinches or passes
+            return [PASS, REDOUBLE]
+        higher = [v for v in VALUES if a.best_value is None or v > a.best_value]
+        out: list[Action] = [PASS, *(Bid(d, v) for v in higher for d in self.denoms)]
+        if a.best_seat >= 0 and a.best_seat % 2 != seat % 2:
+            out.append(DOUBLE)
+        return out
+
+    def _contract(self, a: Auction, multiplier: int, doubler: int) -> Contract:
+        assert a.best_denom is not None
+        return Contract(
+            a.best_denom, DENOM_TRUMP[a.best_denom], a.best_seat, a.best_value, multiplier, doubler
+        )
+
+    def apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
+        a = state.auction
+        if a.doubler >= 0:
+            return self._after_coinche(state, seat, action)
+        if isinstance(action, Pass):
+            passes = a.passes + 1
+            state.auction = Auction(
+                a.best_seat, a.best_denom, a.best_value, 1, -1, passes, a.turns + 1
+            )
+            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            if a.best_seat < 0 and passes == 4:
+                return events + self.throw_in(state)
+            if a.best_seat >= 0 and passes == 3:
+                return events + self.set_contract(state, self._contract(a, 1, -1))
+            state.to_act = (seat + 1) % 4
+            return events
+        if isinstance(action, Bid):
+            if action.value is None:
+                raise IllegalAction("bid: a coinche bid needs a value (80..160 or capot)")
+            if action.contract not in self.denoms:
+                raise IllegalAction(f"bid: {action.contract} is not allowed (allow_sa_ta is off)")
+            if a.best_value is not None and action.value <= a.best_value:
+                if a.best_value == CAPOT:
+                    raise IllegalAction("bid: nothing can be bid above capot")
+                raise IllegalAction(f"bid: must bid more than {a.best_value}")
+            state.auction = Auction(seat, action.contract, action.value, 1, -1, 0, a.turns + 1)
+            state.to_act = (seat + 1) % 4
+            value = "capot" if action.value == CAPOT else action.value
+            return [
+                Event(
+                    "bid",
+                    {"seat": seat, "type": "bid", "contract": action.contract, "value": value},
+                )
+            ]
+        if isinstance(action, Double):
+            if a.best_seat < 0:
+                raise IllegalAction("coinche: there is no bid to coinche")
+            if a.best_seat % 2 == seat % 2:
+                raise IllegalAction("coinche: only on the opponents' bid")
+            state.auction = Auction(
+                a.best_seat, a.best_denom, a.best_value, 2, seat, 0, a.turns + 1, 0
+            )
+            state.to_act = (seat + 1) % 4  # an attacker speaks next
+            return [Event("bid", {"seat": seat, "type": "double"})]
+        if isinstance(action, Redouble):
+            raise IllegalAction("surcoinche: only after a coinche")
+        raise IllegalAction(f"{action.type}: not possible in this auction")
+
+    def _after_coinche(self, state: State, seat: int, action: Action) -> list[Event]:
+        a = state.auction
+        if isinstance(action, Redouble):
+            state.auction = Auction(
+                a.best_seat, a.best_denom, a.best_value, 4, a.doubler, 0, a.turns + 1, a.stage
+            )
+            events = [Event("bid", {"seat": seat, "type": "redouble"})]
+            return events + self.set_contract(state, self._contract(a, 4, a.doubler))
+        if isinstance(action, Pass):
+            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            if a.stage == 1:  # both attackers passed
+                return events + self.set_contract(state, self._contract(a, 2, a.doubler))
+            state.auction = Auction(
+                a.best_seat, a.best_denom, a.best_value, 2, a.doubler, 1, a.turns + 1, 1
+            )
+            state.to_act = (seat + 2) % 4  # skip the coincher's partner
+            return events
+        raise IllegalAction(f"{action.type}: after a coinche only surcoinche or pass")

@@ -1,0 +1,152 @@
+"""What each seat and each spectator may see (RULES.md §13), derived on demand.
+
+Views are plain JSON-able dicts: the server sends them as they are and the bots
+read the same dict a human's client gets.  Nothing here is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Bid, Double, Pass, Redouble, action_to_json
+from .cards import format_card, format_mask
+from .game import _public_combo, current_player, legal_actions, result_json
+from .state import Phase, State
+from .variants.base import contract_json
+
+_BID_TYPES = (Pass, Bid, Double, Redouble)
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """What every seat sees in common; no hand, no legal moves."""
+    rules = state.rules
+    n = rules.players
+    contract = state.contract
+    view: dict[str, Any] = {
+        "variant": rules.variant,
+        "players": n,
+        "options": dict(rules.options),
+        "sides": list(rules.side_of),
+        "target": rules.target,
+        "phase": state.phase.value,
+        "deal_number": len(state.results) - (0 if _in_deal(state) else 1),
+        "dealer": state.dealer,
+        "to_act": current_player(state),
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "bids": [
+            {"seat": seat, **action_to_json(a)}
+            for i, (seat, a) in enumerate(state.actions)
+            if isinstance(a, _BID_TYPES) and i < _bidding_length(state)
+        ],
+        "contract": contract_json(contract) if contract else None,
+        "upcard": format_card(state.upcard) if state.upcard >= 0 else None,
+        "trick": [{"seat": s, "card": format_card(c)} for s, c in state.trick],
+        "leader": state.leader,
+        "last_trick": _trick_json(state.tricks[-1]) if state.tricks else None,
+        "tricks_played": len(state.tricks),
+        "tricks_won": list(state.tricks_won),
+        "trick_points": _trick_points(state),
+        "declarations": [[_public_combo(c) for c in combos] for combos in state.announced],
+        "shown_declarations": _shown(state),
+        "belote": _belote(state),
+        "scores": list(state.scores),
+        "reserve": state.reserve,
+        "results": [result_json(r, rules) for r in state.results],
+        "winner": state.winner,
+    }
+    if rules.variant == "bela":
+        view["talon_counts"] = [t.bit_count() for t in state.talons]
+        view["middle_count"] = state.middle.bit_count()
+        view["discarded"] = state.discard.bit_count()
+        view["exchanged"] = state.exchanged if state.exchanged >= 0 else None
+    if rules.variant == "duel":
+        view["piles"] = [_piles(state, s) for s in range(n)]
+    return view
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see: the common view plus its own hand and its own legal actions."""
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"no seat {seat}")
+    view = spectator_view(state)
+    view["seat"] = seat
+    view["hand"] = format_mask(state.hands[seat])
+    view["legal"] = (
+        [action_to_json(a) for a in legal_actions(state)] if current_player(state) == seat else []
+    )
+    if state.discard and state.contract is not None and state.contract.taker == seat:
+        view["discard"] = format_mask(state.discard)
+    return view
+
+
+def _in_deal(state: State) -> bool:
+    return state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER)
+
+
+def _bidding_length(state: State) -> int:
+    """How many of the deal's actions belong to the auction."""
+    if state.phase is Phase.BIDDING or state.contract is None:
+        return len(state.actions)
+    return state.bid_count
+
+
+def _trick_json(trick: Any) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "plays": [{"seat": s, "card": format_card(c)} for s, c in trick.plays],
+        "winner": trick.winner,
+        "points": trick.points,
+    }
+
+
+def _trick_points(state: State) -> list[int]:
+    """Card points won in tricks per side (public: bela-3p discards are not included)."""
+    out = [0] * state.rules.sides
+    for seat, pts in enumerate(state.points):
+        out[state.rules.side_of[seat]] += pts
+    return out
+
+
+def _shown(state: State) -> list[dict[str, Any]]:
+    """Declared cards revealed after trick 1 to the scoring side (§1.2); bulgarian: none here."""
+    from .game import _declaration_winners
+
+    rules = state.rules
+    if rules.comparison == "bulgarian" or not state.tricks or not any(state.announced):
+        return []
+    if not _in_deal(state):
+        return []
+    side, _ = _declaration_winners(state)
+    return [
+        {"seat": s, "combos": [format_mask(c.mask) for c in state.announced[s]]}
+        for s in range(rules.players)
+        if side is not None and rules.side_of[s] == side and state.announced[s]
+    ]
+
+
+def _belote(state: State) -> list[dict[str, Any]]:
+    out = [{"seat": s, "stage": "rebelote"} for s in state.belote_seats]
+    for seat, suits in enumerate(state.belote_open):
+        for suit in range(4):
+            if (suits >> suit) & 1:
+                out.append({"seat": seat, "stage": "belote", "suit": "CDHS"[suit]})
+    return out
+
+
+def _piles(state: State, seat: int) -> list[dict[str, Any]]:
+    from .variants.duel import pile_up_card
+
+    base_down = 0 if seat != state.dealer else 8
+    hand = state.hands[seat]
+    out = []
+    for i in range(8):
+        up = pile_up_card(state, seat, i)
+        down = state.piles[seat][i] >= 0
+        if (hand >> up) & 1:
+            card: str | None = format_card(up)
+        elif not down and (hand >> state.deck[base_down + i]) & 1:
+            card = format_card(state.deck[base_down + i])
+        else:
+            card = None
+        out.append({"up": card, "down": down})
+    return out
