@@ -1,0 +1,91 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app import cli
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    full_env.update({"ATOUT_PORT": "1", **env})  # never reached: the check fails first
+    return subprocess.run(
+        [sys.executable, "-m", "app", "serve"],
+        cwd=tmp_path,
+        env={**full_env, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "nosuchdriver://x",
+        "not a url at all",
+        "sqlite:///plain-sqlite-is-not-async.db",
+        "sqlite+aiosqlite:////proc/nope/atout.db",  # parent cannot be created
+        "sqlite+aiosqlite:////proc/atout.db",  # folder exists, not writable
+        "postgresql+asyncpg://atout:s3cret@127.0.0.1:1/atout",  # nothing listens on port 1
+    ],
+)
+def test_serve_with_a_bad_database_url_exits_1_with_one_line(tmp_path: Path, url: str) -> None:
+    result = run_serve(tmp_path, ATOUT_DATABASE_URL=url)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("atout: cannot open database ")
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "s3cret" not in result.stderr  # passwords are masked
+
+
+def test_serve_with_an_invalid_setting_exits_1_with_one_line(tmp_path: Path) -> None:
+    result = run_serve(tmp_path, ATOUT_PORT="eighty")
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("atout: invalid configuration: ATOUT_PORT")
+    assert "Traceback" not in result.stderr
+
+
+def test_serve_is_registered_and_main_without_command_shows_help(capsys) -> None:
+    parser = cli.build_parser()
+    args = parser.parse_args(["serve", "--host", "0.0.0.0", "--port", "9999"])
+    assert args.func is cli._serve
+    assert (args.host, args.port) == ("0.0.0.0", 9999)
+    assert cli.main([]) == 2
+    assert "serve" in capsys.readouterr().err
+
+
+def test_plugin_modules_add_subcommands(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    plugin = types.ModuleType("fake_atout_plugin")
+
+    def register(subparsers):
+        sub = subparsers.add_parser("hello")
+        sub.set_defaults(func=lambda args: 7)
+
+    plugin.register = register
+    monkeypatch.setitem(sys.modules, "fake_atout_plugin", plugin)
+    monkeypatch.setattr(cli, "PLUGIN_MODULES", ("fake_atout_plugin", "app.no_such_package.cli"))
+    assert cli.main(["hello"]) == 7
+
+
+def test_a_missing_plugin_is_skipped_but_a_broken_one_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli, "PLUGIN_MODULES", ("app.no_such_package.cli",))
+    cli.build_parser()  # not there yet: skipped
+
+    def failing_import(name: str) -> None:
+        raise ModuleNotFoundError("No module named 'some_dependency'", name="some_dependency")
+
+    monkeypatch.setattr(cli.importlib, "import_module", failing_import)
+    with pytest.raises(ModuleNotFoundError):
+        cli.build_parser()  # the plugin exists but its own import fails: not hidden
