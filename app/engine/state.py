@@ -94,6 +94,13 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     to: int | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **self.data}
+
+    def is_for(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) may see this event."""
+        return self.to is None or self.to == seat
+
 
 class State:
     """One match: the rules, the scores so far and the deal in progress."""

@@ -43,6 +43,7 @@ def spectator_view(state: State) -> dict[str, Any]:
         "trick": [{"seat": s, "card": format_card(c)} for s, c in state.trick],
         "leader": state.leader,
         "last_trick": _trick_json(state.tricks[-1]) if state.tricks else None,
+        "tricks": [_trick_json(t) for t in state.tricks],
         "tricks_played": len(state.tricks),
         "tricks_won": list(state.tricks_won),
         "trick_points": _trick_points(state),

@@ -87,7 +87,7 @@ class BelaRules(Rules):
                 raise IllegalAction("pass: the dealer must name a trump")
             state.auction = a.__class__(turns=a.turns + 1, stage=a.stage + 1)
             state.to_act = (seat + 1) % self.players
-            return [Event("bid", {"seat": seat, "type": "pass"})]
+            return [Event("bid", {"seat": seat, "bid": "pass"})]
         if not isinstance(action, Bid):
             raise IllegalAction(f"{action.type}: there is no doubling in bela")
         if action.value is not None or action.contract not in SUIT_NAMES:
@@ -98,7 +98,7 @@ class BelaRules(Rules):
                 raise IllegalAction(f"bid: in the first round only the proposal's suit {up}")
             if a.stage >= 2 and action.contract == up:
                 raise IllegalAction(f"bid: in the second round name a suit other than {up}")
-        events = [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        events = [Event("bid", {"seat": seat, "bid": "bid", "contract": action.contract})]
         contract = Contract(action.contract, DENOM_TRUMP[action.contract], seat)
         state.auction = a.__class__(best_seat=seat, turns=a.turns + 1, stage=a.stage)
         return events + self.set_contract(state, contract)

@@ -70,7 +70,7 @@ class ClassicRules(Rules):
         if isinstance(action, Pass):
             turns = a.turns + 1
             state.auction = a.__class__(turns=turns, stage=turns // 4)
-            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            events = [Event("bid", {"seat": seat, "bid": "pass"})]
             if turns == 8:
                 return events + self.throw_in(state)
             state.to_act = (seat + 1) % 4
@@ -85,7 +85,7 @@ class ClassicRules(Rules):
             )
         if a.stage == 1 and (action.contract == up or action.contract not in SUIT_NAMES):
             raise IllegalAction(f"bid: in the second round name a suit other than {up}")
-        events = [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        events = [Event("bid", {"seat": seat, "bid": "bid", "contract": action.contract})]
         contract = Contract(action.contract, DENOM_TRUMP[action.contract], seat)
         return events + self.set_contract(state, contract)
 

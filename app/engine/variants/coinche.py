@@ -63,7 +63,7 @@ class CoincheRules(Rules):
             state.auction = Auction(
                 a.best_seat, a.best_denom, a.best_value, 1, -1, passes, a.turns + 1
             )
-            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            events = [Event("bid", {"seat": seat, "bid": "pass"})]
             if a.best_seat < 0 and passes == 4:
                 return events + self.throw_in(state)
             if a.best_seat >= 0 and passes == 3:
@@ -85,7 +85,7 @@ class CoincheRules(Rules):
             return [
                 Event(
                     "bid",
-                    {"seat": seat, "type": "bid", "contract": action.contract, "value": value},
+                    {"seat": seat, "bid": "bid", "contract": action.contract, "value": value},
                 )
             ]
         if isinstance(action, Double):
@@ -97,7 +97,7 @@ class CoincheRules(Rules):
                 a.best_seat, a.best_denom, a.best_value, 2, seat, 0, a.turns + 1, 0
             )
             state.to_act = (seat + 1) % 4  # an attacker speaks next
-            return [Event("bid", {"seat": seat, "type": "double"})]
+            return [Event("bid", {"seat": seat, "bid": "double"})]
         if isinstance(action, Redouble):
             raise IllegalAction("surcoinche: only after a coinche")
         raise IllegalAction(f"{action.type}: not possible in this auction")
@@ -108,10 +108,10 @@ class CoincheRules(Rules):
             state.auction = Auction(
                 a.best_seat, a.best_denom, a.best_value, 4, a.doubler, 0, a.turns + 1, a.stage
             )
-            events = [Event("bid", {"seat": seat, "type": "redouble"})]
+            events = [Event("bid", {"seat": seat, "bid": "redouble"})]
             return events + self.set_contract(state, self._contract(a, 4, a.doubler))
         if isinstance(action, Pass):
-            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            events = [Event("bid", {"seat": seat, "bid": "pass"})]
             if a.stage == 1:  # both attackers passed
                 return events + self.set_contract(state, self._contract(a, 2, a.doubler))
             state.auction = Auction(

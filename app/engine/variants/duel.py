@@ -58,7 +58,7 @@ class DuelRules(Rules):
         up = SUIT_NAMES[state.upcard >> 3]
         if isinstance(action, Pass):
             state.auction = a.__class__(turns=a.turns + 1, stage=a.stage + 1)
-            events = [Event("bid", {"seat": seat, "type": "pass"})]
+            events = [Event("bid", {"seat": seat, "bid": "pass"})]
             if a.stage + 1 == 4:
                 return events + self.throw_in(state)
             state.to_act = 1 - seat
@@ -71,7 +71,7 @@ class DuelRules(Rules):
             raise IllegalAction(f"bid: in the first round only the proposal's suit {up}")
         if a.stage >= 2 and action.contract == up:
             raise IllegalAction(f"bid: in the second round name a suit other than {up}")
-        events = [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        events = [Event("bid", {"seat": seat, "bid": "bid", "contract": action.contract})]
         return events + self.set_contract(
             state, Contract(action.contract, DENOM_TRUMP[action.contract], seat)
         )

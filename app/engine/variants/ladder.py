@@ -35,7 +35,7 @@ def apply_ladder(
         state.auction = Auction(
             a.best_seat, a.best_denom, None, a.multiplier, a.doubler, passes, a.turns + 1
         )
-        events = [Event("bid", {"seat": seat, "type": "pass"})]
+        events = [Event("bid", {"seat": seat, "bid": "pass"})]
         if a.best_seat < 0 and passes == n:
             return events + rules.throw_in(state)
         if a.best_seat >= 0 and passes == n - 1:
@@ -55,7 +55,7 @@ def apply_ladder(
             raise IllegalAction(f"bid: must bid higher than {a.best_denom}")
         state.auction = Auction(seat, action.contract, None, 1, -1, 0, a.turns + 1)
         state.to_act = (seat + 1) % n
-        return [Event("bid", {"seat": seat, "type": "bid", "contract": action.contract})]
+        return [Event("bid", {"seat": seat, "bid": "bid", "contract": action.contract})]
     if isinstance(action, (Double, Redouble)) and doubles:
         word = "contra" if isinstance(action, Double) else "recontra"
         if a.best_seat < 0:
@@ -74,5 +74,5 @@ def apply_ladder(
             mult = 4
         state.auction = Auction(a.best_seat, a.best_denom, None, mult, seat, 0, a.turns + 1)
         state.to_act = (seat + 1) % n
-        return [Event("bid", {"seat": seat, "type": action.type})]
+        return [Event("bid", {"seat": seat, "bid": action.type})]
     raise IllegalAction(f"{action.type}: not possible in this auction")
