@@ -55,6 +55,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except ValueError as exc:
         return _fail(2, f"not JSON: {exc}")
+    except RecursionError:
+        return _fail(2, "not JSON: nested too deeply")
     try:
         state = replay(data)
     except RecordSchemaError as exc:
@@ -63,7 +65,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _fail(1, str(exc))
     except RecursionError:
         return _fail(2, "invalid record: nested too deeply")
-    print(json.dumps(summary(state), indent=2))
+    return _emit(json.dumps(summary(state), indent=2))
+
+
+def _emit(text: str) -> int:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # e.g. piped into head: not an error of ours
+        sys.stderr.close()
     return 0
 
 
@@ -107,8 +116,7 @@ def cmd_random(args: argparse.Namespace) -> int:
         record = random_record(args.variant, args.players, options, args.seed, args.deals)
     except InvalidAction as exc:
         return _fail(2, str(exc))
-    print(json.dumps(record))
-    return 0
+    return _emit(json.dumps(record))
 
 
 def cmd_bench_engine(args: argparse.Namespace) -> int:

@@ -102,6 +102,8 @@ def explain_illegal(
     follow = hand & SUIT_MASK[led]
     if follow:
         if card >> 3 != led:
+            if allowed != follow:
+                return f"must follow suit and overtake: holds {holds}"
             return f"must follow suit: holds {holds}"
         if trump == ALL_TRUMP or led == trump:
             return f"must overtake in the led suit: holds {holds}"

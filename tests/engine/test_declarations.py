@@ -295,7 +295,11 @@ def test_describe_never_contains_card_identities() -> None:
 
 def test_describe_formats() -> None:
     assert make_sequence(HEARTS, RK, 4).describe() == {
-        "kind": "sequence", "length": 4, "top": "K", "suit": "H", "points": 50,
+        "kind": "sequence",
+        "length": 4,
+        "top": "K",
+        "suit": "H",
+        "points": 50,
     }
     assert make_carre(R9).describe() == {"kind": "carre", "rank": "9", "points": 150}
     assert make_sequence(CLUBS, RT, 3).describe()["top"] == "T"

@@ -690,8 +690,15 @@ def test_bela_three_players_odd_point_to_the_larger_own_total() -> None:
 def test_bela_three_players_odd_point_to_next_caller_on_equal_totals() -> None:
     # With 162 points in play equal opponents leave the caller an even total, so the
     # next(caller) rule only bites on an odd reserve.
-    s = score("bela", (61, 41, 60), taker=2, tricks=(4, 3, 3), decl=(0, 20, 0), reserve=81,
-              tie_rule="hang")
+    s = score(
+        "bela",
+        (61, 41, 60),
+        taker=2,
+        tricks=(4, 3, 3),
+        decl=(0, 20, 0),
+        reserve=81,
+        tie_rule="hang",
+    )
     assert s.totals == (61, 61, 60)
     assert s.outcome == "failed" and s.recorded == (61 + 30 + 41, 61 + 30 + 40, 0)
 

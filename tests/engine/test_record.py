@@ -1,0 +1,160 @@
+"""belote-record/1: round trips, the examples in tests/data, refusals and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.engine.cli import random_record
+from app.engine.record import RecordRuleError, RecordSchemaError, dump, replay
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+EXAMPLES = sorted(DATA.glob("*.json"))
+
+
+def atout(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True
+    )
+
+
+def test_there_is_one_example_per_variant():
+    names = {p.stem for p in EXAMPLES}
+    assert {"classic", "coinche", "bulgarian", "bela2", "bela3", "bela4", "duel"} <= names
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_replay_and_round_trip(path):
+    record = json.loads(path.read_text())
+    state = replay(record)
+    again = dump(state, meta=record.get("meta"))
+    assert again == record
+    assert any(not r.thrown_in for r in state.results)
+
+
+@pytest.mark.parametrize("variant,players", [("classic", 4), ("bela", 3), ("duel", 2)])
+def test_random_records_are_deterministic_for_a_seed(variant, players):
+    a = random_record(variant, players, {}, 5, 3)
+    b = random_record(variant, players, {}, 5, 3)
+    c = random_record(variant, players, {}, 6, 3)
+    assert a == b and a != c
+
+
+def test_whole_match_without_deals_ends_the_match():
+    record = random_record("bela", 2, {}, 3, None)
+    state = replay(record)
+    assert state.winner is not None
+
+
+def _tamper_first_play(record):
+    deal = next(d for d in record["deals"] if any(a["type"] == "play" for a in d["actions"]))
+    i = next(i for i, a in enumerate(deal["actions"]) if a["type"] == "play")
+    return record["deals"].index(deal), i, deal
+
+
+def test_a_rule_breaking_record_names_deal_action_and_rule():
+    record = json.loads((DATA / "classic.json").read_text())
+    d, i, deal = _tamper_first_play(record)
+    seat = deal["actions"][i]["seat"]
+    deal["actions"][i]["seat"] = (seat + 1) % 4
+    with pytest.raises(RecordRuleError) as err:
+        replay(record)
+    assert str(err.value).startswith(f"deal {d}, action {i}: seat {(seat + 1) % 4} is not to act")
+
+
+def test_a_card_not_in_hand_is_a_rule_error():
+    record = json.loads((DATA / "classic.json").read_text())
+    d, i, deal = _tamper_first_play(record)
+    seat = deal["actions"][i]["seat"]
+    others = [c for c in deal["deck"] if c != deal["actions"][i]["card"]]
+    deal["actions"][i]["card"] = others[-1] if seat != 0 else others[0]
+    with pytest.raises(RecordRuleError, match=rf"deal {d}, action {i}: seat {seat}: "):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda r: r.update(format="belote-record/2"), "format"),
+        (lambda r: r.update(variant="skat"), "variant"),
+        (lambda r: r["options"].update(nonsense=True), "unknown option"),
+        (lambda r: r["options"].update(declarations="yes"), "must be true or false"),
+        (lambda r: r["deals"][0]["deck"].pop(), "32 cards"),
+        (lambda r: r["deals"][0]["deck"].__setitem__(0, r["deals"][0]["deck"][1]), "exactly once"),
+        (lambda r: r["deals"][0]["deck"].__setitem__(0, "1X"), "not a card"),
+        (lambda r: r["deals"][0]["actions"][0].update(type="shout"), "unknown action type"),
+        (lambda r: r["deals"][0]["actions"][0].update(seat=7), "seat must be"),
+        (lambda r: r.update(first_dealer=True), "first_dealer"),
+        (lambda r: r.update(extra=1), "unknown field"),
+        (lambda r: r.update(deals=[]), "at least one deal"),
+    ],
+)
+def test_schema_errors(mutate, message):
+    record = json.loads((DATA / "classic.json").read_text())
+    mutate(record)
+    with pytest.raises(RecordSchemaError, match=message):
+        replay(record)
+
+
+def test_bulgarian_refuses_a_fixed_option():
+    record = json.loads((DATA / "bulgarian.json").read_text())
+    record["options"]["undertrump_required"] = True
+    with pytest.raises(RecordSchemaError, match="bulgarian fixes undertrump_required = false"):
+        replay(record)
+
+
+def test_cli_replay_valid_record_exit_0(tmp_path):
+    out = atout("record", "replay", str(DATA / "bela3.json"))
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["variant"] == "bela" and len(summary["deals"]) == 2
+
+
+def test_cli_replay_reads_stdin():
+    out = atout("record", "replay", "-", stdin=(DATA / "duel.json").read_text())
+    assert out.returncode == 0 and json.loads(out.stdout)["variant"] == "duel"
+
+
+def test_cli_replay_rule_error_exit_1_one_line():
+    record = json.loads((DATA / "classic.json").read_text())
+    _, i, deal = _tamper_first_play(record)
+    deal["actions"][i]["seat"] = (deal["actions"][i]["seat"] + 1) % 4
+    out = atout("record", "replay", "-", stdin=json.dumps(record))
+    assert out.returncode == 1
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+    assert "action" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "text", ["", "not json", "[1, 2", '{"format": "belote-record/1"}', "[]", '"x"', "[" * 5000]
+)
+def test_cli_replay_bad_input_exit_2(text):
+    out = atout("record", "replay", "-", stdin=text)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_cli_replay_unreadable_file_exit_2(tmp_path):
+    out = atout("record", "replay", str(tmp_path / "missing.json"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    out = atout("record", "replay", str(binary))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_cli_random_prints_a_valid_record():
+    out = atout("record", "random", "--variant", "coinche", "--seed", "4", "--deals", "3")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert 1 <= len(record["deals"]) <= 3  # a surcoinched capot can end the match early
+    replay(record)
+
+
+def test_cli_random_refuses_bad_options():
+    out = atout("record", "random", "--variant", "classic", "--options", '{"nope": 1}')
+    assert out.returncode == 2 and "unknown option" in out.stderr
