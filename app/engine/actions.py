@@ -172,10 +172,10 @@ def action_from_json(data: Any) -> Action:
         return Exchange(_card(data.get("card"), "card"))
     if kind == "discard":
         _only(data, {"cards"})
-        cards = data.get("cards")
-        if not isinstance(cards, list) or len(cards) != 2:
+        pair = data.get("cards")
+        if not isinstance(pair, list) or len(pair) != 2:
             raise InvalidAction("discard needs exactly two cards")
-        parsed = [_card(c, "cards") for c in cards]
+        parsed = [_card(c, "cards") for c in pair]
         if parsed[0] == parsed[1]:
             raise InvalidAction("discard names the same card twice")
         return Discard(mask_of(parsed))

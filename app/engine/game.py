@@ -495,6 +495,7 @@ def _score(state: State) -> list[Event]:
     )
     score = score_deal(facts)
     last_side = side_of[state.tricks[-1].winner]
+    game_winner: int | None
     if rules.variant == "duel":
         game_winner = taker_side if score.outcome == "made" else 1 - taker_side
         scores = _set(state.scores, game_winner, state.scores[game_winner] + 1)

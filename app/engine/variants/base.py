@@ -7,6 +7,7 @@ count.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -64,7 +65,7 @@ _POINTS_FR = {t: points_table(t) for t in range(6)}
 _POINTS_BG = {t: points_table(t, "bulgarian") for t in range(6)}
 
 
-class Rules:
+class Rules(ABC):
     variant: ClassVar[str] = ""
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     defaults: ClassVar[dict[str, Any]] = {}
@@ -128,16 +129,18 @@ class Rules:
     def order_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.players for i in range(self.players)]
 
+    @abstractmethod
     def deal(self, state: State) -> list[Event]:
         """Deal the initial cards from ``state.deck``; set hands, stock, upcard, to_act."""
-        raise NotImplementedError  # every variant module defines its dealing map
 
     # ----- bidding -------------------------------------------------------------
+    @abstractmethod
     def legal_bids(self, state: State) -> list[Action]:
-        raise NotImplementedError
+        """The legal bidding actions of the seat to act."""
 
+    @abstractmethod
     def apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
-        raise NotImplementedError
+        """Apply a bidding action (already known to be the seat's turn) to ``state``."""
 
     def after_contract(self, state: State) -> list[Event]:
         """Deal what is left once the contract is fixed and enter the next phase."""

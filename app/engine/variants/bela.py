@@ -74,9 +74,9 @@ class BelaRules(Rules):
             up = SUIT_NAMES[state.upcard >> 3]
             if a.stage < 2:
                 return [PASS, Bid(up)]
-            others = [Bid(s) for s in SUIT_NAMES if s != up]
+            others: list[Action] = [Bid(s) for s in SUIT_NAMES if s != up]
             return [PASS, *others] if a.stage == 2 else others
-        suits = [Bid(s) for s in SUIT_NAMES]
+        suits: list[Action] = [Bid(s) for s in SUIT_NAMES]
         forced = state.to_act == state.dealer
         return suits if forced else [PASS, *suits]
 
