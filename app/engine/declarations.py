@@ -97,31 +97,40 @@ def make_sequence(suit: int, top: int, length: int) -> Combo:
 
 def carres_in(hand: int) -> list[Combo]:
     """The carrés held, strongest first (four 7s or 8s are never a carré)."""
-    found = []
-    for rank in CARRE_RANKS:
-        combo = make_carre(rank)
-        if hand & combo.mask == combo.mask:
-            found.append(combo)
-    return found
+    return [combo for combo in _CARRES if hand & combo.mask == combo.mask]
+
+
+def _all_carres() -> tuple[Combo, ...]:
+    return tuple(make_carre(rank) for rank in CARRE_RANKS)
 
 
 def runs_in(mask: int) -> list[Combo]:
     """Maximal runs of 3+ consecutive natural ranks per suit (no A-7 wrap), by suit then rank."""
-    found = []
+    found: list[Combo] = []
     for suit in range(4):
-        bits = (mask >> (8 * suit)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if not bits >> rank & 1:
-                rank += 1
-                continue
-            start = rank
-            while rank < 8 and bits >> rank & 1:
-                rank += 1
-            length = rank - start
-            if length >= 3:
-                found.append(make_sequence(suit, rank - 1, length))
+        found += _RUNS[suit][(mask >> (8 * suit)) & 0xFF]
     return found
+
+
+def _runs_of_byte(suit: int, bits: int) -> tuple[Combo, ...]:
+    found = []
+    rank = 0
+    while rank < 8:
+        if not bits >> rank & 1:
+            rank += 1
+            continue
+        start = rank
+        while rank < 8 and bits >> rank & 1:
+            rank += 1
+        length = rank - start
+        if length >= 3:
+            found.append(make_sequence(suit, rank - 1, length))
+    return tuple(found)
+
+
+# Precomputed once: the carrés (strongest first) and the runs of every suit byte.
+_CARRES = _all_carres()
+_RUNS = tuple(tuple(_runs_of_byte(suit, b) for b in range(256)) for suit in range(4))
 
 
 def _subsets(items: Sequence[Combo]) -> list[tuple[Combo, ...]]:
@@ -166,6 +175,9 @@ def auto_declaration(hand: int) -> tuple[Combo, ...]:
         best = keys[0] if keys else (-1, -1, -1, -1)
         return (total_points(option), best, int(any(c.is_carre for c in option)), keys)
 
+    carres = carres_in(hand)
+    if not carres:  # the usual case: no choice to make, every run is declared
+        return tuple(runs_in(hand))
     return max(declarable_sets(hand), key=rank)
 
 

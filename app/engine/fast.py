@@ -84,7 +84,8 @@ def legal(hands: list[int], seat: int, trick: list[int], leader: int, pos: Posit
 def playout(pos: Position, rng: random.Random) -> list[int]:
     """Play ``pos`` to the end with random legal cards; return card points per seat.
 
-    The last trick's 10 is included.  ``pos`` is not changed.
+    The last trick's 10 is included.  ``pos`` is not changed.  The trick's current winner
+    is tracked card by card, so each legal set is a few mask operations.
     """
     n = pos.n
     hands = pos.hands[:]
@@ -96,66 +97,86 @@ def playout(pos: Position, rng: random.Random) -> list[int]:
     reveal = pos.reveal
     owner = pos.owner
     rand = rng.random
+    bits = BITS
+    suit_mask = SUIT_MASK
+    above_trump = ABOVE_TRUMP
+    above_plain = ABOVE_PLAIN
+    suit_trump = trump < 4
+    plain_strength = TRUMP_STRENGTH if trump == ALL_TRUMP else PLAIN_STRENGTH
+    trump_mask = SUIT_MASK[trump] if suit_trump else 0
     won = [0] * n
-    trick = pos.trick[:]
     leader = pos.leader
     tricks_left = pos.tricks_left
-    trump_mask = SUIT_MASK[trump] if trump < 4 else 0
+    trick = pos.trick[:]
     while tricks_left:
-        seat = (leader + len(trick)) % n
-        while len(trick) < n:
+        # the state of the trick so far: led suit, winning card and its index
+        played = len(trick)
+        pts = 0
+        if played:
+            led = trick[0] >> 3
+            best_i, best, best_trump = 0, trick[0], suit_trump and led == trump
+            for i in range(played):
+                c = trick[i]
+                pts += table[c]
+                if i == 0:
+                    continue
+                if suit_trump and c >> 3 == trump:
+                    if not best_trump or TRUMP_STRENGTH[c & 7] > TRUMP_STRENGTH[best & 7]:
+                        best_i, best, best_trump = i, c, True
+                elif c >> 3 == led and not best_trump:
+                    if plain_strength[c & 7] > plain_strength[best & 7]:
+                        best_i, best = i, c
+        seat = (leader + played) % n
+        while played < n:
             hand = hands[seat]
-            if not trick:
+            if not played:
                 allowed = hand
             else:
-                led_card = trick[0]
-                led = led_card >> 3
-                follow = hand & SUIT_MASK[led]
-                # current winner of the trick
-                best_i = 0
-                best = led_card
-                best_trump = trump < 4 and led == trump
-                for i in range(1, len(trick)):
-                    c = trick[i]
-                    s = c >> 3
-                    if trump < 4 and s == trump:
-                        if not best_trump or TRUMP_STRENGTH[c & 7] > TRUMP_STRENGTH[best & 7]:
-                            best_i, best, best_trump = i, c, True
-                    elif s == led and not best_trump:
-                        strength = TRUMP_STRENGTH if trump == ALL_TRUMP else PLAIN_STRENGTH
-                        if strength[c & 7] > strength[best & 7]:
-                            best_i, best = i, c
+                follow = hand & suit_mask[led]
                 if trump == NO_TRUMP:
                     allowed = follow or hand
                 elif trump == ALL_TRUMP:
-                    allowed = ((follow & ABOVE_TRUMP[best]) or follow) if follow else hand
+                    allowed = ((follow & above_trump[best]) or follow) if follow else hand
                 elif follow:
                     if led == trump:
-                        allowed = (follow & ABOVE_TRUMP[best]) or follow
+                        allowed = (follow & above_trump[best]) or follow
                     elif overtake_plain and not best_trump:
-                        allowed = (follow & ABOVE_PLAIN[best]) or follow
+                        allowed = (follow & above_plain[best]) or follow
                     else:
                         allowed = follow
-                elif led == trump:
-                    allowed = hand
-                elif partner_exc and (leader + best_i) % 4 == (seat + 2) % 4:
-                    allowed = hand
+                elif led == trump or (partner_exc and best_i == played - 2):
+                    allowed = hand  # void on a trump lead, or the partner is master
                 else:
                     trumps = hand & trump_mask
                     if not trumps:
                         allowed = hand
                     elif best_trump:
-                        allowed = (trumps & ABOVE_TRUMP[best]) or (trumps if undertrump else hand)
+                        allowed = (trumps & above_trump[best]) or (trumps if undertrump else hand)
                     else:
                         allowed = trumps
-            card = _pick(allowed, rand())
+            # a uniformly random card of ``allowed``
+            k = int(rand() * allowed.bit_count())
+            for shift in (0, 8, 16, 24):
+                group = bits[(allowed >> shift) & 255]
+                if k < len(group):
+                    card = shift + group[k]
+                    break
+                k -= len(group)
             hands[seat] = hand & ~(1 << card)
+            pts += table[card]
+            if not played:
+                led = card >> 3
+                best_i, best, best_trump = 0, card, suit_trump and led == trump
+            elif suit_trump and card >> 3 == trump:
+                if not best_trump or TRUMP_STRENGTH[card & 7] > TRUMP_STRENGTH[best & 7]:
+                    best_i, best, best_trump = played, card, True
+            elif card >> 3 == led and not best_trump:
+                if plain_strength[card & 7] > plain_strength[best & 7]:
+                    best_i, best = played, card
             trick.append(card)
+            played += 1
             seat = (seat + 1) % n
-        w = (leader + trick_winner_index(trick, trump)) % n
-        pts = 0
-        for c in trick:
-            pts += table[c]
+        w = (leader + best_i) % n
         tricks_left -= 1
         if not tricks_left:
             pts += 10

@@ -24,7 +24,7 @@ from .actions import (
     Play,
     Redouble,
 )
-from .cards import RK, RQ, cards_of, format_card, format_mask
+from .cards import RK, RQ, SUIT_MASK, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
 from .play import explain_illegal, legal_mask, trick_winner_index
 from .scoring import DealFacts, match_winner, score_deal
@@ -119,6 +119,8 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.belote_seats = ()
     state.actions = ()
     state.bid_count = 0
+    state.flags = None
+    state.table = ()
     events = [Event("deal_started", {"number": len(state.results), "dealer": dealer})]
     events += rules.deal(state)
     for seat in range(n):
@@ -168,15 +170,20 @@ def _partner_master(state: State, seat: int) -> bool:
 
 
 def legal_play_mask(state: State) -> int:
+    """The cards the seat to act may play (cached on the state, which never changes)."""
+    cached: int | None = state.__dict__.get("_legal")
+    if cached is not None:
+        return cached
     seat = state.to_act
-    assert state.contract is not None
-    return legal_mask(
-        state.hands[seat],
-        [c for _, c in state.trick],
-        state.contract.trump,
-        _partner_master(state, seat),
-        state.rules.flags(state.contract),
-    )
+    assert state.contract is not None and state.flags is not None
+    trick = state.trick
+    hand = state.hands[seat]
+    cards = [c for _, c in trick]
+    # "partner is master" only matters to a player void in the led suit
+    partner = bool(cards) and not hand & SUIT_MASK[cards[0] >> 3] and _partner_master(state, seat)
+    mask = legal_mask(hand, cards, state.contract.trump, partner, state.flags)
+    state.__dict__["_legal"] = mask
+    return mask
 
 
 def _legal_plays(state: State) -> list[Action]:
@@ -188,10 +195,12 @@ def _legal_plays(state: State) -> list[Action]:
         for combos in decl.declarable_sets(hand):
             if combos:
                 out.append(Declare(tuple(c.mask for c in combos)))
-    manual_belote = not state.rules.options.get("auto_belote", True)
-    for card in cards_of(mask):
+    if state.rules.options.get("auto_belote", True):
+        out += [PLAYS[card] for card in card_list(mask)]
+        return out
+    for card in card_list(mask):
         out.append(PLAYS[card])
-        if manual_belote and _belote_first(state, seat, card):
+        if _belote_first(state, seat, card):
             out.append(PLAYS_BELOTE[card])
     return out
 
@@ -247,18 +256,22 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         raise IllegalAction(f"not your turn: seat {actor} is to act")
     if not isinstance(action, ACTION_TYPES):
         raise InvalidAction("not an action")
-    new = state.copy()
     if phase is Phase.PLAY:
-        events = _apply_play_phase(new, actor, action)
+        allowed = legal_play_mask(state)  # cached on the unchanged state
+        new = state.copy()
+        events = _apply_play_phase(new, actor, action, allowed)
     elif phase is Phase.BIDDING:
+        new = state.copy()
         if isinstance(action, (Play, Declare, Discard, Exchange)):
             raise IllegalAction(f"{action.type}: the bidding is not over")
         events = new.rules.apply_bid(new, actor, action)
     elif phase is Phase.EXCHANGE:
         from .variants.bela import apply_exchange
 
+        new = state.copy()
         events = apply_exchange(new, actor, action)
     else:  # DISCARD
+        new = state.copy()
         events = _apply_discard(new, actor, action)
     new.actions = state.actions + ((actor, action),)
     if new.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):  # the deal just ended
@@ -285,7 +298,7 @@ def _apply_discard(state: State, seat: int, action: Action) -> list[Event]:
     ]
 
 
-def _apply_play_phase(state: State, seat: int, action: Action) -> list[Event]:
+def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> list[Event]:
     rules = state.rules
     contract = state.contract
     assert contract is not None
@@ -307,7 +320,6 @@ def _apply_play_phase(state: State, seat: int, action: Action) -> list[Event]:
         if rules.variant == "duel" and any(card in p for p in state.piles):
             raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
         raise IllegalAction(f"not in hand: {format_card(card)}")
-    allowed = legal_play_mask(state)
     if not (allowed >> card) & 1:
         raise IllegalAction(
             explain_illegal(
@@ -405,7 +417,7 @@ def _finish_trick(state: State) -> list[Event]:
     assert contract is not None
     cards = [c for _, c in state.trick]
     winner = state.trick[trick_winner_index(cards, contract.trump)][0]
-    table = rules.points(contract)
+    table = state.table
     points = sum(table[c] for c in cards)
     last = len(state.tricks) + 1 == rules.total_tricks
     if last:

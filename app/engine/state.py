@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .actions import Action
+    from .play import PlayFlags
     from .declarations import Combo
     from .scoring import DealScore
     from .variants.base import Rules
@@ -140,10 +141,14 @@ class State:
     belote_seats: tuple[int, ...]  # seats that completed belote, one entry per pair
     actions: tuple[tuple[int, Action], ...]
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
+    flags: PlayFlags | None  # the contract's play flags and card points, set with the contract
+    table: tuple[int, ...]
 
     def copy(self) -> State:
         new = object.__new__(State)
-        new.__dict__.update(self.__dict__)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.pop("_legal", None)  # a cache of legal_play_mask, valid for one state only
         return new
 
     @property

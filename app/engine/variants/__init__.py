@@ -30,7 +30,21 @@ def get_rules(
     cls = VARIANTS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise InvalidAction(f"unknown variant: {variant!r}; one of {', '.join(VARIANTS)}")
-    return cls(players, options)
+    key = (name, players, tuple(sorted((options or {}).items(), key=lambda kv: kv[0])))
+    try:
+        cached = _CACHE.get(key)
+    except TypeError:  # an unhashable option value: validation will refuse it
+        cached = None
+        key = None
+    if cached is None:
+        cached = cls(players, options)
+        if key is not None and len(_CACHE) < 512:
+            _CACHE[key] = cached
+    return cached
+
+
+# Rules are immutable, so equal requests share one instance.
+_CACHE: dict[Any, Rules] = {}
 
 
 __all__ = ["VARIANTS", "Rules", "get_rules"]

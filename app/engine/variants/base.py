@@ -173,6 +173,8 @@ class Rules(ABC):
     # ----- shared bidding helpers ---------------------------------------------
     def set_contract(self, state: State, contract: Contract) -> list[Event]:
         state.contract = contract
+        state.flags = self.flags(contract)
+        state.table = self.points(contract)
         state.bid_count = len(state.actions) + 1  # the deal's actions so far, this bid included
         events = [Event("contract", {"contract": contract_json(contract)})]
         return events + self.after_contract(state)
