@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -17,6 +17,7 @@ from app import __version__
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
 from app.settings import Settings, get_settings
+from app.web import pages, runtime
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +39,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise
     app.state.engine = engine
     app.state.sessionmaker = create_sessionmaker(engine)
+    await runtime.start(app)  # group-commit writer, bots' executor, rooms
     log.info(
         "atout started",
         extra={
@@ -50,6 +52,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await runtime.stop(app)  # rooms finish their command, then pending writes are flushed
         await engine.dispose()
         log.info("atout stopped", extra={"event": "shutdown"})
 
@@ -78,8 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"status": "error", "database": "unavailable"}, status_code=503)
         return JSONResponse({"status": "ok", "database": "ok"})
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home(request: Request) -> HTMLResponse:
-        return templates.TemplateResponse(request, "home.html", {"version": __version__})
+    pages.install(app)  # HTML pages (/, /g/{id}, /rules/{variant}) and gzip
+    runtime.install(app)  # identity cookie, /api, /ws
 
     return app

@@ -1,0 +1,1 @@
+"""The web layer: HTML pages, JSON API, WebSocket."""

@@ -1,0 +1,92 @@
+// Shared by every page: the language switcher (remembered in a cookie), toasts, copy and share.
+import { t } from "./i18n.js";
+
+const LANG_COOKIE = "atout_lang";
+
+for (const select of document.querySelectorAll("[data-lang-switch]")) {
+  select.addEventListener("change", () => {
+    const secure = location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = `${LANG_COOKIE}=${encodeURIComponent(select.value)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+    location.reload();
+  });
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen. */
+export function toast(message) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = message;
+  el.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), 2600);
+}
+
+/** Copy text to the clipboard (with a fallback for non-secure contexts); toast the result. */
+export async function copyText(text) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+  }
+  toast(ok ? t("invite.copied") : t("invite.copy_failed"));
+  return ok;
+}
+
+/** Whether the system share sheet is available. */
+export const canShare = () => typeof navigator.share === "function";
+
+export async function shareLink(url) {
+  try {
+    await navigator.share({ title: "Atout", text: t("invite.share_text"), url });
+  } catch {
+    /* the player closed the sheet */
+  }
+}
+
+/** JSON fetch with the cookie; throws an Error carrying the server's message. */
+export async function api(path, { method = "GET", body } = {}) {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = (data && data.error && data.error.message) || (data && data.detail && JSON.stringify(data.detail)) || `HTTP ${response.status}`;
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+export function escapeHTML(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

@@ -1,0 +1,199 @@
+// Home: choose a game (variant, players, options), start it three ways, list saved games, name.
+import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
+import { t } from "./i18n.js";
+
+const schema = JSON.parse(document.getElementById("schema").textContent);
+const form = document.getElementById("new-game");
+const optionsBox = document.getElementById("options");
+const playersField = document.getElementById("players-field");
+const errorBox = document.getElementById("form-error");
+const values = {}; // option name -> chosen value, per variant+players key
+
+const variant = () => form.elements.variant.value;
+const players = () => {
+  const info = schema[variant()];
+  if (info.players.length === 1) return info.players[0];
+  return Number(form.elements.players.value);
+};
+const optionList = () => schema[variant()].by_players[String(players())];
+const key = () => `${variant()}:${players()}`;
+
+function currentValues() {
+  values[key()] ||= {};
+  const chosen = values[key()];
+  const out = {};
+  for (const opt of optionList()) out[opt.name] = opt.name in chosen ? chosen[opt.name] : opt.default;
+  return out;
+}
+
+function visible(opt, vals) {
+  return !opt.when || Object.entries(opt.when).every(([name, value]) => vals[name] === value);
+}
+
+function valueLabel(opt, value) {
+  if (opt.name === "target") return value === "one_deal" ? t("opt.target.one_deal") : t("opt.target.points", { n: value });
+  return t(`opt.${opt.name}.${value}`);
+}
+
+function renderOptions() {
+  const vals = currentValues();
+  optionsBox.replaceChildren();
+  let changed = 0;
+  for (const opt of optionList()) {
+    if (!visible(opt, vals)) continue;
+    const row = document.createElement("div");
+    row.className = "option";
+    row.dataset.option = opt.name;
+    const id = `opt-${opt.name}`;
+    const help = `<span class="option-help" id="${id}-help">${escapeHTML(t(`opt.${opt.name}.help`))}</span>`;
+    if (opt.type === "bool") {
+      row.innerHTML =
+        `<label class="switch"><input type="checkbox" id="${id}" name="${opt.name}" aria-describedby="${id}-help" ${vals[opt.name] ? "checked" : ""}>` +
+        `<span class="option-label">${escapeHTML(t(`opt.${opt.name}.label`))}</span></label>${help}`;
+      row.querySelector("input").addEventListener("change", (e) => setOption(opt.name, e.target.checked));
+    } else {
+      const choices = opt.choices
+        .map((c) => `<option value="${escapeHTML(String(c))}" ${c === vals[opt.name] ? "selected" : ""}>${escapeHTML(valueLabel(opt, c))}</option>`)
+        .join("");
+      row.innerHTML =
+        `<label class="option-label" for="${id}">${escapeHTML(t(`opt.${opt.name}.label`))}</label>` +
+        `<select id="${id}" name="${opt.name}" aria-describedby="${id}-help">${choices}</select>${help}`;
+      row.querySelector("select").addEventListener("change", (e) => {
+        const raw = e.target.value;
+        const value = opt.choices.find((c) => String(c) === raw);
+        setOption(opt.name, value);
+      });
+    }
+    if (vals[opt.name] !== opt.default) changed += 1;
+    optionsBox.append(row);
+  }
+  const summary = document.getElementById("options-summary");
+  summary.textContent = changed ? t("home.options_changed", { n: changed }) : t("home.options_default");
+}
+
+function setOption(name, value) {
+  values[key()] ||= {};
+  values[key()][name] = value;
+  renderOptions();
+}
+
+function onVariantChange() {
+  const info = schema[variant()];
+  playersField.hidden = info.players.length < 2;
+  renderOptions();
+}
+
+form.addEventListener("change", (e) => {
+  if (e.target.name === "variant" || e.target.name === "players") onVariantChange();
+});
+
+/** The options that differ from the defaults, among those shown. */
+function chosenOptions() {
+  const vals = currentValues();
+  const out = {};
+  for (const opt of optionList()) {
+    if (visible(opt, vals) && vals[opt.name] !== opt.default) out[opt.name] = vals[opt.name];
+  }
+  return out;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const mode = event.submitter?.dataset.mode || "computer";
+  const body = { variant: variant(), players: players(), options: chosenOptions(), mode };
+  if (mode === "computer") body.level = form.elements.level.value;
+  if (mode === "friends") body.spectators = form.elements.spectators.checked;
+  errorBox.hidden = true;
+  for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = true;
+  try {
+    const game = await api("/api/games", { method: "POST", body });
+    if (mode === "friends") showInvite(game.url);
+    else location.assign(game.url);
+  } catch (error) {
+    errorBox.textContent = t("home.create_failed", { message: error.message });
+    errorBox.hidden = false;
+  } finally {
+    for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = false;
+  }
+});
+
+function absolute(url) {
+  return new URL(url, location.href).href;
+}
+
+function showInvite(url) {
+  const box = document.getElementById("invite");
+  const link = absolute(url);
+  document.getElementById("invite-link").value = link;
+  document.getElementById("invite-go").href = url;
+  const share = document.getElementById("invite-share");
+  share.hidden = !canShare();
+  box.hidden = false;
+  box.scrollIntoView({ behavior: "smooth", block: "center" });
+  document.getElementById("invite-copy").focus();
+}
+
+document.getElementById("invite-copy").addEventListener("click", () => copyText(document.getElementById("invite-link").value));
+document.getElementById("invite-share").addEventListener("click", () => shareLink(document.getElementById("invite-link").value));
+
+// ----------------------------------------------------------------------------- your games
+
+const GROUPS = ["computer", "local", "friends"];
+
+function gameLine(game) {
+  const when = game.updated_at ? new Date(game.updated_at) : null;
+  const names = (game.seats || [])
+    .filter((s) => !s.you)
+    .map((s) => (s.kind === "bot" ? t("seat.computer") : s.name || t("seat.player", { n: s.seat + 1 })))
+    .join(", ");
+  const scores = Array.isArray(game.scores) && game.scores.length ? game.scores.join(" – ") : "";
+  const li = document.createElement("li");
+  li.className = "game-line";
+  li.innerHTML =
+    `<div class="game-info"><strong>${escapeHTML(t(`variant.${game.variant}`))}</strong>` +
+    (game.variant === "bela" ? ` <span class="muted">${escapeHTML(t("home.players_n", { n: game.players }))}</span>` : "") +
+    `<span class="muted small">${escapeHTML(t(`status.${game.status}`))}${scores ? " · " + escapeHTML(scores) : ""}${names ? " · " + escapeHTML(names) : ""}${when ? " · " + escapeHTML(when.toLocaleString()) : ""}</span></div>` +
+    `<a class="btn" href="${escapeHTML(game.url)}">${escapeHTML(t("home.continue"))}</a>`;
+  return li;
+}
+
+async function loadMe() {
+  let me;
+  try {
+    me = await api("/api/me");
+  } catch {
+    return;
+  }
+  if (me.name) document.getElementById("name-input").value = me.name;
+  const games = me.games || [];
+  const box = document.getElementById("games");
+  box.replaceChildren();
+  document.getElementById("games-empty").hidden = games.length > 0;
+  for (const mode of GROUPS) {
+    const mine = games.filter((g) => g.mode === mode);
+    if (!mine.length) continue;
+    const group = document.createElement("div");
+    group.className = "game-group";
+    group.dataset.mode = mode;
+    group.innerHTML = `<h3>${escapeHTML(t(`games.group.${mode}`))}</h3>`;
+    const list = document.createElement("ul");
+    for (const g of mine) list.append(gameLine(g));
+    group.append(list);
+    box.append(group);
+  }
+}
+
+document.getElementById("name-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("name-input");
+  try {
+    const out = await api("/api/me/name", { method: "POST", body: { name: input.value.trim() } });
+    input.value = out.name;
+    toast(t("home.name_saved"));
+  } catch {
+    toast(t("home.name_invalid"));
+  }
+});
+
+onVariantChange();
+loadMe();

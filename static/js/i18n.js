@@ -1,0 +1,23 @@
+// The page's catalog (embedded by the server as JSON) and t(key, params).
+const node = document.getElementById("i18n");
+const catalog = node ? JSON.parse(node.textContent) : {};
+
+export const lang = document.documentElement.lang || "en";
+
+/** The text of `key` with {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  let text = catalog[key];
+  if (text === undefined) {
+    console.error(`i18n: missing key ${key}`);
+    text = key;
+  }
+  for (const [name, value] of Object.entries(params)) {
+    text = text.split(`{${name}}`).join(String(value));
+  }
+  return text;
+}
+
+/** Whether the catalog has `key` (for optional texts). */
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(catalog, key);
+}
