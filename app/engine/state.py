@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .play import PlayFlags
     from .declarations import Combo
+    from .play import PlayFlags
     from .scoring import DealScore
     from .variants.base import Rules
 
