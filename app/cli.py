@@ -62,11 +62,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from app.web.messages import TRANSPORT_MAX_FRAME_BYTES
+
     uvicorn.run(
         "app.main:create_app",
         factory=True,
         host=host,
         port=port,
+        ws_max_size=TRANSPORT_MAX_FRAME_BYTES,  # the app refuses frames over 16 KiB itself
         log_config=None,  # app.logging sets up JSON lines for uvicorn's loggers too
         log_level=settings.log_level.lower(),
     )

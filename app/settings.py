@@ -49,6 +49,16 @@ class Settings(BaseSettings):
     idle_room_seconds: int = Field(
         default=900, ge=1, description="A room with nobody connected is closed after this long."
     )
+    bot_workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="Worker processes that run the computer players (0: threads of the server).",
+    )
+    group_commit: bool = Field(
+        default=True,
+        description="Write the moves that arrive together in one database transaction.",
+    )
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, func
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.db import Base
@@ -26,5 +36,87 @@ class Identity(Base):
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
     last_seen_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class Game(Base):
+    """One table: a match of one variant (``duel``: a series of deals), its seats and record.
+
+    The record itself (RULES.md §12) is the ``deals`` and ``actions`` rows; ``scores`` and
+    ``status`` are caches written in the same transaction as the action that changes them.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    mode: Mapped[str] = mapped_column(String(16))  # friends | computer | local
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | playing | finished
+    spectators: Mapped[bool] = mapped_column(Boolean)
+    host_id: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL"), index=True
+    )
+    scores: Mapped[list[int] | None] = mapped_column(JSON)
+    rematch_of: Mapped[str | None] = mapped_column(String(32))
+    rematch_id: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class GameSeat(Base):
+    """A seat of a game: held by a browser identity (or free), or played by a bot."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    identity_id: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL"), index=True
+    )
+    bot_level: Mapped[str | None] = mapped_column(String(8))
+    display_name: Mapped[str | None] = mapped_column(String(24))
+
+
+class GameDeal(Base):
+    """A deal of a game: its dealer and its deck order (``D[0]`` first, RULES.md §12)."""
+
+    __tablename__ = "deals"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dealer: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class GameAction(Base):
+    """One applied action, in order (``seq`` counts from 0 over the whole game)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "client_id", name="uq_actions_client"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)  # RULES.md §12 form, without "seat"
+    client_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )

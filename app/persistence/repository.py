@@ -1,0 +1,347 @@
+"""Reading and writing games, seats, deals and actions. No game logic lives here.
+
+Writes are small ``async def work(session)`` functions meant for ``CommitQueue.submit`` (see
+writer.py); reads take a session of their own. Together the ``deals`` and ``actions`` rows of a
+game are exactly its ``belote-record/1`` (RULES.md §12): ``load_record`` puts them back together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.engine.record import FORMAT
+from app.persistence.models import Game, GameAction, GameDeal, GameSeat, Identity, utcnow
+
+Work = Callable[[AsyncSession], Awaitable[Any]]
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest stored for a browser token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- plain data
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    kind: str  # human | bot
+    identity_id: int | None
+    bot_level: str | None
+    display_name: str | None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: int
+    deck: list[str]
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    deal_number: int
+    seat: int
+    action: dict[str, Any]
+    client_id: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    mode: str
+    status: str
+    spectators: bool
+    host_id: int | None
+    scores: list[int] | None
+    rematch_of: str | None
+    rematch_id: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Everything stored about one game."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    deals: list[DealRow]
+    actions: list[ActionRow]
+
+    def record(self, meta: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The game's ``belote-record/1``, every stored deal included; None before the first deal."""
+        return build_record(self.game, self.deals, self.actions, meta)
+
+
+def build_record(
+    game: GameRow,
+    deals: Sequence[DealRow],
+    actions: Sequence[ActionRow],
+    meta: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    if not deals:
+        return None
+    by_deal: dict[int, list[dict[str, Any]]] = {d.number: [] for d in deals}
+    for row in actions:
+        by_deal.setdefault(row.deal_number, []).append({"seat": row.seat, **row.action})
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": game.variant,
+        "players": game.players,
+        "options": dict(game.options),
+        "first_dealer": deals[0].dealer,
+        "deals": [
+            {"dealer": d.dealer, "deck": list(d.deck), "actions": by_deal[d.number]} for d in deals
+        ],
+    }
+    if meta is not None:
+        record["meta"] = meta
+    return record
+
+
+def _game_row(game: Game) -> GameRow:
+    return GameRow(
+        id=game.id,
+        variant=game.variant,
+        players=game.players,
+        options=dict(game.options or {}),
+        mode=game.mode,
+        status=game.status,
+        spectators=game.spectators,
+        host_id=game.host_id,
+        scores=list(game.scores) if game.scores is not None else None,
+        rematch_of=game.rematch_of,
+        rematch_id=game.rematch_id,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+    )
+
+
+def _seat_row(seat: GameSeat) -> SeatRow:
+    return SeatRow(seat.seat, seat.kind, seat.identity_id, seat.bot_level, seat.display_name)
+
+
+# --------------------------------------------------------------------------- identities
+
+
+@dataclass(frozen=True)
+class IdentityRow:
+    id: int
+    token_hash: str
+    display_name: str | None
+    last_seen_at: datetime | None
+
+
+async def find_identity(session: AsyncSession, token_hash: str) -> IdentityRow | None:
+    row = (
+        await session.execute(select(Identity).where(Identity.token_hash == token_hash))
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    return IdentityRow(row.id, row.token_hash, row.display_name, row.last_seen_at)
+
+
+def insert_identity(token_hash: str) -> Work:
+    async def work(session: AsyncSession) -> int:
+        identity = Identity(token_hash=token_hash)
+        session.add(identity)
+        await session.flush()
+        return int(identity.id)
+
+    return work
+
+
+def touch_identity(identity_id: int) -> Work:
+    async def work(session: AsyncSession) -> None:
+        await session.execute(
+            update(Identity).where(Identity.id == identity_id).values(last_seen_at=utcnow())
+        )
+
+    return work
+
+
+def set_identity_name(identity_id: int, name: str) -> Work:
+    """Rename a browser, and its seats in the games that are not finished."""
+
+    async def work(session: AsyncSession) -> None:
+        await session.execute(
+            update(Identity).where(Identity.id == identity_id).values(display_name=name)
+        )
+        unfinished = select(Game.id).where(Game.status != "finished")
+        await session.execute(
+            update(GameSeat)
+            .where(GameSeat.identity_id == identity_id, GameSeat.game_id.in_(unfinished))
+            .values(display_name=name)
+        )
+
+    return work
+
+
+# --------------------------------------------------------------------------- games
+
+
+def insert_game(
+    game: dict[str, Any], seats: Sequence[SeatRow], deal: DealRow | None = None
+) -> Work:
+    """Create a game with its seats (and its first deal when it starts at once)."""
+
+    async def work(session: AsyncSession) -> None:
+        now = utcnow()
+        session.add(Game(**game, created_at=now, updated_at=now))
+        await session.flush()  # the game row first: seats and deals refer to it
+        for s in seats:
+            session.add(
+                GameSeat(
+                    game_id=game["id"],
+                    seat=s.seat,
+                    kind=s.kind,
+                    identity_id=s.identity_id,
+                    bot_level=s.bot_level,
+                    display_name=s.display_name,
+                )
+            )
+        if deal is not None:
+            session.add(
+                GameDeal(game_id=game["id"], number=deal.number, dealer=deal.dealer, deck=deal.deck)
+            )
+        if game.get("rematch_of"):
+            await session.execute(
+                update(Game)
+                .where(Game.id == game["rematch_of"])
+                .values(rematch_id=game["id"], updated_at=now)
+            )
+
+    return work
+
+
+def save_seats(game_id: str, seats: Sequence[SeatRow], **game_values: Any) -> Work:
+    """Rewrite some seats of a game (and optionally columns of the game row)."""
+
+    async def work(session: AsyncSession) -> None:
+        for s in seats:
+            await session.execute(
+                update(GameSeat)
+                .where(GameSeat.game_id == game_id, GameSeat.seat == s.seat)
+                .values(
+                    kind=s.kind,
+                    identity_id=s.identity_id,
+                    bot_level=s.bot_level,
+                    display_name=s.display_name,
+                )
+            )
+        await session.execute(
+            update(Game).where(Game.id == game_id).values(updated_at=utcnow(), **game_values)
+        )
+
+    return work
+
+
+def record_step(
+    game_id: str,
+    actions: Sequence[ActionRow] = (),
+    deals: Sequence[DealRow] = (),
+    **game_values: Any,
+) -> Work:
+    """Append actions and deals to a game's record; update its row (status, scores, ...)."""
+
+    async def work(session: AsyncSession) -> None:
+        for a in actions:
+            session.add(
+                GameAction(
+                    game_id=game_id,
+                    seq=a.seq,
+                    deal_number=a.deal_number,
+                    seat=a.seat,
+                    action=a.action,
+                    client_id=a.client_id,
+                )
+            )
+        for d in deals:
+            session.add(GameDeal(game_id=game_id, number=d.number, dealer=d.dealer, deck=d.deck))
+        await session.execute(
+            update(Game).where(Game.id == game_id).values(updated_at=utcnow(), **game_values)
+        )
+
+    return work
+
+
+async def load_game(session: AsyncSession, game_id: str) -> StoredGame | None:
+    game = await session.get(Game, game_id)
+    if game is None:
+        return None
+    seats = (
+        (
+            await session.execute(
+                select(GameSeat).where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    deals = (
+        (
+            await session.execute(
+                select(GameDeal).where(GameDeal.game_id == game_id).order_by(GameDeal.number)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    actions = (
+        (
+            await session.execute(
+                select(GameAction).where(GameAction.game_id == game_id).order_by(GameAction.seq)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    return StoredGame(
+        game=_game_row(game),
+        seats=[_seat_row(s) for s in seats],
+        deals=[DealRow(d.number, d.dealer, list(d.deck)) for d in deals],
+        actions=[
+            ActionRow(a.seq, a.deal_number, a.seat, dict(a.action), a.client_id) for a in actions
+        ],
+    )
+
+
+async def games_of_identity(
+    session: AsyncSession, identity_id: int, *, include_finished: bool = False
+) -> list[tuple[GameRow, list[SeatRow]]]:
+    """The games where this browser holds a seat, most recently active first."""
+    ids = select(GameSeat.game_id).where(GameSeat.identity_id == identity_id)
+    query = select(Game).where(Game.id.in_(ids))
+    if not include_finished:
+        query = query.where(Game.status != "finished")
+    games = (await session.execute(query.order_by(Game.updated_at.desc()))).scalars().all()
+    if not games:
+        return []
+    seat_rows = (
+        (
+            await session.execute(
+                select(GameSeat)
+                .where(GameSeat.game_id.in_([g.id for g in games]))
+                .order_by(GameSeat.game_id, GameSeat.seat)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    by_game: dict[str, list[SeatRow]] = {}
+    for s in seat_rows:
+        by_game.setdefault(s.game_id, []).append(_seat_row(s))
+    return [(_game_row(g), by_game.get(g.id, [])) for g in games]

@@ -1,0 +1,376 @@
+"""The RoomManager: creates games, loads rooms from the database, evicts idle ones.
+
+Rooms are loaded lazily: the first request or connection that names a game replays its record
+from the database (``Room.from_stored``). Every acknowledged change is already committed, so a
+room can leave memory at any time (idle for ``settings.idle_room_seconds`` with nobody
+connected) and come back identical. After a crash the same happens on first access.
+
+The functions the HTML pages need are here too: ``join`` (join or reclaim a seat for a browser,
+returning its role, its seats and the room) and ``games_of`` (a browser's unfinished games,
+grouped by mode).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.bots import LEVELS
+from app.engine import InvalidAction, get_rules, new_match
+from app.persistence import repository as repo
+from app.persistence.models import utcnow
+from app.persistence.writer import CommitQueue
+from app.rooms.messages import CommandError, RoomClosed
+from app.rooms.room import (
+    FINISHED,
+    MODES,
+    PLAYING,
+    WAITING,
+    JoinResult,
+    Room,
+    RoomServices,
+    Seat,
+    deck_strings,
+)
+from app.settings import Settings
+
+log = logging.getLogger("atout.rooms")
+
+GROUPS = ("computer", "local", "friends")
+
+
+def new_game_id() -> str:
+    """At least 96 random bits, URL-safe: 22 characters."""
+    return secrets.token_urlsafe(16)
+
+
+def is_game_id(value: str) -> bool:
+    return 8 <= len(value) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in value)
+
+
+@dataclass
+class SeatSpec:
+    kind: str  # human | bot
+    level: str | None = None
+
+
+@dataclass
+class GameSpec:
+    variant: str
+    players: int | None
+    options: dict[str, Any]
+    mode: str
+    seats: list[SeatSpec] | None = None
+    level: str = "medium"
+    spectators: bool | None = None
+
+
+class RoomManager:
+    def __init__(
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        writer: CommitQueue,
+        executor: Executor | None,
+    ) -> None:
+        self.settings = settings
+        self.sessionmaker = sessionmaker
+        self.writer = writer
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Task[Room | None]] = {}
+        self._evictor: asyncio.Task[None] | None = None
+        self.services = RoomServices(
+            settings=settings,
+            writer=writer,
+            executor=executor,
+            create_rematch=self._create_rematch,
+        )
+        self.loads = 0
+        self.evictions = 0
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        self._evictor = asyncio.create_task(self._evict_loop(), name="atout-evictor")
+
+    async def stop(self) -> None:
+        """Shutdown: let each room finish its command in progress, then drop it."""
+        if self._evictor is not None:
+            self._evictor.cancel()
+            try:
+                await self._evictor
+            except asyncio.CancelledError:
+                pass
+        rooms, self.rooms = list(self.rooms.values()), {}
+        for room in rooms:
+            try:
+                await asyncio.wait_for(room.close(reason="server shutting down"), 10)
+            except Exception:
+                log.exception("room did not close", extra={"game": room.game_id})
+
+    async def _evict_loop(self) -> None:
+        idle = float(self.settings.idle_room_seconds)
+        period = max(0.2, min(30.0, idle / 4))
+        while True:
+            await asyncio.sleep(period)
+            for room in list(self.rooms.values()):
+                if room.is_idle(idle):
+                    await self.evict(room)
+
+    async def evict(self, room: Room) -> None:
+        if self.rooms.get(room.game_id) is room:
+            del self.rooms[room.game_id]
+        await room.close(reason="idle")
+        self.evictions += 1
+        log.info("room left memory", extra={"event": "room_evicted", "game": room.game_id})
+
+    # ------------------------------------------------------------------ rooms
+
+    async def get(self, game_id: str) -> Room | None:
+        """The live room of a game, loaded from the database if needed; None if unknown."""
+        if not is_game_id(game_id):
+            return None
+        room = self.rooms.get(game_id)
+        if room is not None and not room.closed:
+            return room
+        task = self._loading.get(game_id)
+        if task is None:
+            task = asyncio.create_task(self._load(game_id))
+            self._loading[game_id] = task
+            task.add_done_callback(lambda _t: self._loading.pop(game_id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, game_id: str) -> Room | None:
+        async with self.sessionmaker() as session:
+            stored = await repo.load_game(session, game_id)
+        if stored is None:
+            return None
+        room = Room.from_stored(self.services, stored)
+        await room.after_load()
+        self.rooms[game_id] = room
+        self.loads += 1
+        log.info(
+            "room restored",
+            extra={"event": "room_loaded", "game": game_id, "version": room.version},
+        )
+        return room
+
+    async def with_room(self, game_id: str, func: Any) -> Any:
+        """Run ``await func(room)``, loading the room again if it left memory meanwhile."""
+        for _ in range(3):
+            room = await self.get(game_id)
+            if room is None:
+                raise CommandError("not_found", "no such game")
+            try:
+                return await func(room)
+            except RoomClosed:
+                continue
+        raise CommandError("busy", "the game is being reloaded; try again")
+
+    # ------------------------------------------------------------------ creating
+
+    def validate(self, spec: GameSpec) -> tuple[str, dict[str, Any], int, list[Seat]]:
+        """Check a game request against the engine's rules.
+
+        Returns (variant, options, players, seats); ``options`` are all the resolved options, so
+        that a later change of a default cannot change a stored game.
+        """
+        if spec.mode not in MODES:
+            raise CommandError("invalid_mode", f"mode must be one of {', '.join(MODES)}")
+        try:
+            rules = get_rules(spec.variant, spec.players, spec.options)
+        except InvalidAction as exc:
+            raise CommandError("invalid_options", str(exc)) from None
+        n = rules.players
+        if spec.level not in LEVELS:
+            raise CommandError("invalid_seats", f"level must be one of {', '.join(LEVELS)}")
+        if spec.seats is None:
+            kinds = [SeatSpec("human")] + [
+                SeatSpec("bot", spec.level) if spec.mode == "computer" else SeatSpec("human")
+                for _ in range(n - 1)
+            ]
+        else:
+            kinds = list(spec.seats)
+        if len(kinds) != n:
+            raise CommandError(
+                "invalid_seats", f"{rules.variant} needs {n} seats, not {len(kinds)}"
+            )
+        if kinds[0].kind != "human":
+            raise CommandError("invalid_seats", "seat 0 is the creator's: it must be human")
+        for s in kinds:
+            if s.kind not in ("human", "bot"):
+                raise CommandError("invalid_seats", "a seat is human or bot")
+            if s.kind == "bot" and (s.level or spec.level) not in LEVELS:
+                raise CommandError("invalid_seats", f"level must be one of {', '.join(LEVELS)}")
+        if spec.mode == "computer" and sum(s.kind == "human" for s in kinds) != 1:
+            raise CommandError("invalid_seats", "a game against the computer has one human seat")
+        seats = [
+            Seat(i, s.kind, level=(s.level or spec.level) if s.kind == "bot" else None)
+            for i, s in enumerate(kinds)
+        ]
+        return rules.variant, dict(rules.options), rules.players, seats
+
+    async def create_game(
+        self,
+        identity_id: int,
+        name: str | None,
+        spec: GameSpec,
+        *,
+        rematch_of: str | None = None,
+        seats: Sequence[Seat] | None = None,
+    ) -> Room:
+        """Create a game; the creator takes seat 0 (in ``local`` mode every human seat)."""
+        variant, options, players, new_seats = self.validate(spec)
+        if seats is not None:
+            new_seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in seats]
+        else:
+            for s in new_seats:
+                if s.kind == "human" and (s.seat == 0 or spec.mode == "local"):
+                    s.identity_id, s.name = identity_id, name
+        spectators = (
+            self.settings.spectators_default if spec.spectators is None else spec.spectators
+        )
+        game_id = new_game_id()
+        room = Room(
+            services=self.services,
+            game_id=game_id,
+            variant=variant,
+            players=players,
+            options=options,
+            mode=spec.mode,
+            status=WAITING,
+            spectators_allowed=spectators,
+            host_id=identity_id,
+            seats=new_seats,
+            rematch_of=rematch_of,
+        )
+        deal = None
+        if all(s.identity_id is not None for s in new_seats if s.kind == "human"):
+            room.state = new_match(room.variant, players, options, rng=room.rng)
+            room.status = PLAYING
+            room.deals = 1
+            room.version = 1
+            deal = repo.DealRow(0, room.state.dealer, deck_strings(room.state))
+        game_values = {
+            "id": game_id,
+            "variant": room.variant,
+            "players": players,
+            "options": options,
+            "mode": spec.mode,
+            "status": room.status,
+            "spectators": spectators,
+            "host_id": identity_id,
+            "scores": None,
+            "rematch_of": rematch_of,
+        }
+        await self.writer.submit(repo.insert_game(game_values, [s.row() for s in new_seats], deal))
+        room.created_at = room.updated_at = utcnow()
+        self.rooms[game_id] = room
+        log.info(
+            "game created",
+            extra={
+                "event": "game_created",
+                "game": game_id,
+                "variant": room.variant,
+                "mode": spec.mode,
+            },
+        )
+        return room
+
+    async def _create_rematch(self, old: Room) -> str:
+        spec = GameSpec(
+            variant=old.variant,
+            players=old.players,
+            options=old.options,
+            mode=old.mode,
+            level=old.bot_level() or "medium",
+            spectators=old.spectators_allowed,
+        )
+        host = old.host_id if old.host_id is not None else 0
+        room = await self.create_game(host, None, spec, rematch_of=old.game_id, seats=old.seats)
+        return room.game_id
+
+    # ------------------------------------------------------------------ for pages and API
+
+    async def join(self, game_id: str, identity_id: int, name: str | None) -> JoinResult | None:
+        """Join or reclaim a seat of game ``game_id`` for a browser; None if there is no game.
+
+        ``role`` is ``seat`` (``seats`` lists the seats held, possibly several in local mode),
+        ``spectator``, or ``full`` (no free seat and spectators are off).
+        """
+        try:
+            result: JoinResult = await self.with_room(
+                game_id, lambda room: room.join(identity_id, name)
+            )
+        except CommandError as exc:
+            if exc.code == "not_found":
+                return None
+            raise
+        return result
+
+    async def games_of(self, identity_id: int) -> dict[str, list[dict[str, Any]]]:
+        """This browser's unfinished games, grouped by mode (computer, local, friends)."""
+        async with self.sessionmaker() as session:
+            rows = await repo.games_of_identity(session, identity_id)
+        groups: dict[str, list[dict[str, Any]]] = {g: [] for g in GROUPS}
+        for game, seats in rows:
+            room = self.rooms.get(game.id)
+            if room is not None and not room.closed:
+                summary = room.summary(identity_id)
+                if room.status == FINISHED:
+                    continue
+            else:
+                summary = self.summary_from_rows(game, seats, identity_id)
+            groups.setdefault(game.mode, []).append(summary)
+        return groups
+
+    def summary_from_rows(
+        self, game: repo.GameRow, seats: list[repo.SeatRow], identity_id: int | None
+    ) -> dict[str, Any]:
+        from app.rooms.room import _iso
+
+        return {
+            "game_id": game.id,
+            "url": self.services.url(game.id),
+            "variant": game.variant,
+            "players": game.players,
+            "mode": game.mode,
+            "status": game.status,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.display_name,
+                    "level": s.bot_level,
+                    "taken": s.kind == "bot" or s.identity_id is not None,
+                    "connected": s.kind == "bot",
+                    "you": identity_id is not None and s.identity_id == identity_id,
+                }
+                for s in seats
+            ],
+            "created_at": _iso(game.created_at),
+            "updated_at": _iso(game.updated_at),
+            "scores": game.scores,
+        }
+
+    async def rename(self, identity_id: int, name: str) -> None:
+        """A browser changed its name: its seats in loaded rooms follow (the DB already did)."""
+        for room in list(self.rooms.values()):
+            if room.seats_of(identity_id) and room.status != FINISHED:
+                await room.rename(identity_id, name)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "rooms": len(self.rooms),
+            "connections": sum(len(r.listeners) for r in self.rooms.values()),
+            "loads": self.loads,
+            "evictions": self.evictions,
+            "writer": self.writer.stats.as_dict(),
+        }

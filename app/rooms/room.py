@@ -1,0 +1,843 @@
+"""One Room per table: the single in-memory authority of a game.
+
+Everything that changes a game goes through the room, one command at a time (``self.lock``):
+players' actions, bots' actions, consents, seat changes. A change is written to the database
+first (``CommitQueue.submit`` returns after the commit) and only then applied in memory,
+acknowledged and broadcast, each change with a version one higher than the last.
+
+Listeners are the connected clients (the web layer's WebSocket connections). The room never
+awaits a listener: ``listener.send(text)`` only queues, so a slow client cannot stall a table.
+What a listener may see is computed at send time from the engine's views (RULES.md §13):
+events addressed to a seat go only to that seat's holder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.bots import LEVELS, choose_action
+from app.engine import (
+    Event,
+    IllegalAction,
+    InvalidAction,
+    Phase,
+    State,
+    action_from_json,
+    action_to_json,
+    apply,
+    current_player,
+    get_rules,
+    new_match,
+    seat_view,
+    spectator_view,
+    start_deal,
+)
+from app.engine.cards import format_card
+from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
+from app.persistence import repository as repo
+from app.persistence.writer import CommitQueue
+from app.rooms.messages import CommandError, RoomClosed, ack, error
+from app.settings import Settings
+
+log = logging.getLogger("atout.rooms")
+
+HISTORY_SIZE = 256  # updates kept per room for ``resume``
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+MODES = ("friends", "computer", "local")
+
+
+class Listener(Protocol):
+    """A connected client, as the room sees it (implemented by app/web/ws.py)."""
+
+    identity_id: int
+    seats: tuple[int, ...]  # the seats it holds; () for a spectator
+
+    def send(self, text: str) -> None:
+        """Queue a message (never blocks)."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask for the connection to be closed (never blocks)."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    identity_id: int | None = None
+    level: str | None = None
+    name: str | None = None
+
+    def row(self) -> repo.SeatRow:
+        return repo.SeatRow(self.seat, self.kind, self.identity_id, self.level, self.name)
+
+    @classmethod
+    def from_row(cls, row: repo.SeatRow) -> Seat:
+        return cls(row.seat, row.kind, row.identity_id, row.bot_level, row.display_name)
+
+
+@dataclass
+class JoinResult:
+    role: str  # seat | spectator | full
+    seats: tuple[int, ...]
+    room: dict[str, Any]
+
+
+@dataclass
+class RoomServices:
+    """What a room needs from the outside; the RoomManager provides it."""
+
+    settings: Settings
+    writer: CommitQueue
+    executor: Executor | None
+    create_rematch: Callable[[Room], Awaitable[str]]
+    on_change: Callable[[Room], None] = lambda room: None
+
+    def url(self, game_id: str) -> str:
+        return f"{self.settings.public_base_url}/g/{game_id}"
+
+
+@dataclass
+class Step:
+    version: int
+    state: State
+    events: list[Event]
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def deck_strings(state: State) -> list[str]:
+    return [format_card(c) for c in state.deck]
+
+
+@dataclass
+class Room:
+    services: RoomServices
+    game_id: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    mode: str
+    status: str
+    spectators_allowed: bool
+    host_id: int | None
+    seats: list[Seat]
+    created_at: Any = None
+    updated_at: Any = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    state: State | None = None
+    version: int = 0  # = deals dealt + actions applied: the same after a restart
+    seq: int = 0  # actions stored
+    deals: int = 0  # deals stored
+    client_ids: dict[tuple[int, str], int] = field(default_factory=dict)
+    listeners: set[Listener] = field(default_factory=set)
+    history: deque[Step] = field(default_factory=lambda: deque(maxlen=HISTORY_SIZE))
+    consent_agreed: set[int] = field(default_factory=set)
+    closed: bool = False
+    last_active: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.rng = random.SystemRandom()
+        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_failures = 0
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_stored(cls, services: RoomServices, stored: repo.StoredGame) -> Room:
+        """Rebuild a room from its rows by replaying its record (RULES.md §12)."""
+        g = stored.game
+        room = cls(
+            services=services,
+            game_id=g.id,
+            variant=g.variant,
+            players=g.players,
+            options=dict(g.options),
+            mode=g.mode,
+            status=g.status,
+            spectators_allowed=g.spectators,
+            host_id=g.host_id,
+            seats=[Seat.from_row(s) for s in stored.seats],
+            created_at=g.created_at,
+            updated_at=g.updated_at,
+            rematch_of=g.rematch_of,
+            rematch_id=g.rematch_id,
+        )
+        record = stored.record()
+        if record is not None:
+            try:
+                room.state = replay(record)
+            except (RecordSchemaError, RecordRuleError) as exc:
+                raise RuntimeError(f"game {g.id}: stored record does not replay: {exc}") from exc
+        room.deals = len(stored.deals)
+        room.seq = len(stored.actions)
+        room.version = room.deals + room.seq
+        # the version each client id was acknowledged with: deals and actions in record order
+        version = 0
+        by_deal: dict[int, list[repo.ActionRow]] = {}
+        for a in stored.actions:
+            by_deal.setdefault(a.deal_number, []).append(a)
+        for d in stored.deals:
+            version += 1
+            for a in by_deal.get(d.number, []):
+                version += 1
+                if a.client_id is not None:
+                    room.client_ids[(a.seat, a.client_id)] = version
+        return room
+
+    async def after_load(self) -> None:
+        """Finish what a crash may have interrupted between two transactions."""
+        async with self.lock:
+            state = self.state
+            if state is None:
+                return
+            if state.phase is Phase.MATCH_OVER and self.status != FINISHED:
+                await self.services.writer.submit(
+                    repo.record_step(self.game_id, status=FINISHED, scores=list(state.scores))
+                )
+                self.status = FINISHED
+            elif state.phase is Phase.DEAL_OVER and self._deals_automatically(state):
+                await self._deal_next(state)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def url(self) -> str:
+        return self.services.url(self.game_id)
+
+    def human_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+    def seats_of(self, identity_id: int) -> tuple[int, ...]:
+        return tuple(s.seat for s in self.seats if s.identity_id == identity_id)
+
+    def connected_seats(self) -> set[int]:
+        out: set[int] = set()
+        for listener in self.listeners:
+            out.update(listener.seats)
+        return out
+
+    def is_paused(self) -> bool:
+        """Friends games pause while a human seat has no connection (RULES.md §9.1)."""
+        if self.mode != "friends" or self.status != PLAYING:
+            return False
+        connected = self.connected_seats()
+        return any(seat not in connected for seat in self.human_seats())
+
+    def consent_kind(self) -> str | None:
+        state = self.state
+        if state is None or self.status == WAITING:
+            return None
+        if state.phase is Phase.MATCH_OVER:
+            return None if self.rematch_id else "rematch"
+        if state.phase is Phase.DEAL_OVER and not self._deals_automatically(state):
+            return "next_deal"
+        return None
+
+    def bot_level(self) -> str | None:
+        levels = [s.level for s in self.seats if s.kind == "bot"]
+        return levels[0] if levels else None
+
+    def spectator_count(self) -> int:
+        return sum(1 for listener in self.listeners if not listener.seats)
+
+    def room_json(self, identity_id: int | None) -> dict[str, Any]:
+        connected = self.connected_seats()
+        kind = self.consent_kind()
+        return {
+            "game_id": self.game_id,
+            "mode": self.mode,
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "status": self.status,
+            "url": self.url,
+            "host": identity_id is not None and identity_id == self.host_id,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "taken": s.kind == "bot" or s.identity_id is not None,
+                    "connected": s.kind == "bot" or s.seat in connected,
+                    "you": identity_id is not None and s.identity_id == identity_id,
+                }
+                for s in self.seats
+            ],
+            "paused": self.is_paused(),
+            "consent": {
+                "kind": kind,
+                "agreed": sorted(self.consent_agreed) if kind else [],
+                "needed": self.human_seats() if kind else [],
+            },
+            "level": self.bot_level(),
+            "spectators": self.spectator_count(),
+            "spectators_allowed": self.spectators_allowed,
+            "rematch": (
+                {"game_id": self.rematch_id, "url": self.services.url(self.rematch_id)}
+                if self.rematch_id
+                else None
+            ),
+            "version": self.version,
+        }
+
+    def summary(self, identity_id: int | None) -> dict[str, Any]:
+        """``GameSummary`` of docs/protocol.md."""
+        room = self.room_json(identity_id)
+        return {
+            "game_id": self.game_id,
+            "url": self.url,
+            "variant": self.variant,
+            "players": self.players,
+            "mode": self.mode,
+            "status": self.status,
+            "seats": room["seats"],
+            "created_at": _iso(self.created_at),
+            "updated_at": _iso(self.updated_at),
+            "scores": list(self.state.scores) if self.state is not None else None,
+        }
+
+    def record(self, identity_id: int) -> dict[str, Any]:
+        """The finished deals' record, for the players (and, when allowed, the spectators).
+
+        Never the deal in progress (RULES.md §13): ``dump(include_current=False)``.
+        """
+        if not self.seats_of(identity_id) and not self.spectators_allowed:
+            raise CommandError("not_allowed", "only the players of this game may read its record")
+        meta = {"game_id": self.game_id, "names": [s.name for s in self.seats]}
+        if self.state is None:  # waiting: nothing dealt yet
+            rules = get_rules(self.variant, self.players, self.options)
+            return {
+                "format": FORMAT,
+                "variant": self.variant,
+                "players": self.players,
+                "options": rules.non_default_options(),
+                "first_dealer": None,
+                "deals": [],
+                "meta": meta,
+            }
+        return dump(self.state, include_current=False, meta=meta)
+
+    # ------------------------------------------------------------------ messages
+
+    def _views(self, state: State | None, seats: tuple[int, ...]) -> tuple[Any, dict[str, Any]]:
+        if state is None:
+            return None, {}
+        if not seats:
+            return spectator_view(state), {}
+        views = {str(s): seat_view(state, s) for s in seats}
+        return views[str(seats[0])], (views if len(seats) > 1 else {})
+
+    def state_message(self, listener: Listener) -> dict[str, Any]:
+        view, views = self._views(self.state, listener.seats)
+        return {
+            "type": "state",
+            "version": self.version,
+            "role": "seat" if listener.seats else "spectator",
+            "seats_you_hold": list(listener.seats),
+            "view": view,
+            "views": views,
+            "room": self.room_json(listener.identity_id),
+        }
+
+    def _update_text(self, step: Step, seats: tuple[int, ...], cache: dict[Any, str]) -> str:
+        text = cache.get(seats)
+        if text is None:
+            wanted = set(seats)
+            events = [e.to_json() for e in step.events if e.to is None or e.to in wanted]
+            view, views = self._views(step.state, seats)
+            message: dict[str, Any] = {
+                "type": "update",
+                "version": step.version,
+                "events": events,
+                "view": view,
+            }
+            if views:
+                message["views"] = views
+            text = cache[seats] = _dumps(message)
+        return text
+
+    def send(self, listener: Listener, message: dict[str, Any]) -> None:
+        listener.send(_dumps(message))
+
+    def send_state(self, listener: Listener) -> None:
+        self.send(listener, self.state_message(listener))
+
+    def broadcast_room(self) -> None:
+        for listener in list(self.listeners):
+            self.send(listener, {"type": "room", "room": self.room_json(listener.identity_id)})
+
+    def _publish(self, state: State, events: list[Event]) -> Step:
+        """The change is committed: make it current and send it to everyone."""
+        self.version += 1
+        self.state = state
+        step = Step(self.version, state, events)
+        self.history.append(step)
+        cache: dict[Any, str] = {}
+        for listener in list(self.listeners):
+            listener.send(self._update_text(step, listener.seats, cache))
+        self.last_active = time.monotonic()
+        self.services.on_change(self)
+        return step
+
+    # ------------------------------------------------------------------ connections
+
+    def attach(self, listener: Listener) -> None:
+        """A client connected: send it the full state; tell the others if presence changed."""
+        if self.closed:
+            raise RoomClosed(self.game_id)
+        before = self.connected_seats()
+        self.listeners.add(listener)
+        self.last_active = time.monotonic()
+        self.send_state(listener)
+        if self.connected_seats() != before or not listener.seats:
+            self.broadcast_room()
+        self._schedule_bot()
+
+    def detach(self, listener: Listener) -> None:
+        if listener not in self.listeners:
+            return
+        before = self.connected_seats()
+        self.listeners.discard(listener)
+        self.last_active = time.monotonic()
+        if self.connected_seats() != before or not listener.seats:
+            self.broadcast_room()
+
+    def resume(self, listener: Listener, version: int) -> None:
+        """Send what the client missed after ``version``, or a fresh state."""
+        if version == self.version:
+            return
+        first = self.history[0].version if self.history else self.version + 1
+        if version > self.version or version + 1 < first:
+            self.send_state(listener)
+            return
+        for step in self.history:
+            if step.version > version:
+                listener.send(self._update_text(step, listener.seats, {}))
+
+    # ------------------------------------------------------------------ joining, seats
+
+    async def join(self, identity_id: int, name: str | None) -> JoinResult:
+        """Reclaim this browser's seats, or take the next free human seat, or watch."""
+        async with self.lock:
+            self._check_open()
+            held = self.seats_of(identity_id)
+            if held:
+                return JoinResult("seat", held, self.room_json(identity_id))
+            free = [
+                s
+                for s in self.seats
+                if s.kind == "human" and s.identity_id is None and self.status == WAITING
+            ]
+            if free:
+                seat = free[0]
+                seat.identity_id, seat.name = identity_id, name
+                await self._save_seats([seat])
+                return JoinResult("seat", (seat.seat,), self.room_json(identity_id))
+            if self.spectators_allowed:
+                return JoinResult("spectator", (), self.room_json(identity_id))
+            return JoinResult("full", (), self.room_json(identity_id))
+
+    async def swap_seats(self, identity_id: int, pairs: list[tuple[int, int]]) -> dict[str, Any]:
+        """The host moves occupants between seats (teams), only before the first deal."""
+        async with self.lock:
+            self._check_open()
+            if identity_id != self.host_id:
+                raise CommandError("not_host", "only the host may move players")
+            if self.status != WAITING:
+                raise CommandError("not_allowed", "seats can only be changed before the first deal")
+            changed: dict[int, Seat] = {}
+            seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in self.seats]
+            for a, b in pairs:
+                if not (0 <= a < self.players and 0 <= b < self.players):
+                    raise CommandError("bad_message", f"seats are numbered 0..{self.players - 1}")
+                sa, sb = seats[a], seats[b]
+                sa.kind, sb.kind = sb.kind, sa.kind
+                sa.identity_id, sb.identity_id = sb.identity_id, sa.identity_id
+                sa.level, sb.level = sb.level, sa.level
+                sa.name, sb.name = sb.name, sa.name
+                changed[a], changed[b] = sa, sb
+            await self.services.writer.submit(
+                repo.save_seats(self.game_id, [s.row() for s in changed.values()])
+            )
+            self.seats = seats
+            # a connected listener's seats follow its identity
+            self._refresh_listener_seats()
+            self.broadcast_room()
+            return self.room_json(identity_id)
+
+    def _refresh_listener_seats(self) -> None:
+        for listener in list(self.listeners):
+            new = self.seats_of(listener.identity_id)
+            if new != listener.seats:
+                listener.seats = new
+                self.send_state(listener)
+
+    async def _save_seats(self, changed: list[Seat]) -> None:
+        """Persist seat changes; start the match when the last human seat is taken."""
+        start = self.status == WAITING and all(
+            s.identity_id is not None for s in self.seats if s.kind == "human"
+        )
+        if not start:
+            await self.services.writer.submit(
+                repo.save_seats(self.game_id, [s.row() for s in changed])
+            )
+            self.broadcast_room()
+            return
+        state = new_match(self.variant, self.players, self.options, rng=self.rng)
+        deal = repo.DealRow(0, state.dealer, deck_strings(state))
+
+        save = repo.save_seats(self.game_id, [s.row() for s in changed], status=PLAYING)
+        step = repo.record_step(self.game_id, deals=[deal])
+
+        async def work(session: Any) -> None:
+            await save(session)
+            await step(session)
+
+        await self.services.writer.submit(work)
+        self.status = PLAYING
+        self.deals = 1
+        self._refresh_listener_seats()
+        self.broadcast_room()
+        self._publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
+        self._schedule_bot()
+
+    async def rename(self, identity_id: int, name: str) -> None:
+        async with self.lock:
+            changed = False
+            for s in self.seats:
+                if s.identity_id == identity_id and s.name != name:
+                    s.name = name
+                    changed = True
+            if changed:
+                self.broadcast_room()
+
+    # ------------------------------------------------------------------ commands
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RoomClosed(self.game_id)
+
+    def _seat_for(self, listener: Listener, seat: int | None) -> int:
+        if not listener.seats:
+            raise CommandError("spectator", "spectators cannot act")
+        if seat is None:
+            if len(listener.seats) == 1:
+                return listener.seats[0]
+            to_act = current_player(self.state) if self.state is not None else None
+            if to_act in listener.seats:
+                assert to_act is not None
+                return to_act
+            return listener.seats[0]
+        if seat not in listener.seats:
+            raise CommandError("not_your_seat", f"seat {seat} is not yours")
+        return seat
+
+    async def act(
+        self,
+        listener: Listener,
+        msg_id: str,
+        version: int,
+        action: dict[str, Any],
+        seat: int | None = None,
+    ) -> None:
+        """A player's action (docs/protocol.md ``action``); answers go to ``listener``."""
+        async with self.lock:
+            self._check_open()
+            try:
+                actor = self._seat_for(listener, seat)
+                known = self.client_ids.get((actor, msg_id))
+                if known is not None:  # the same id again: applied once, acknowledged again
+                    self.send(listener, ack(msg_id, known))
+                    return
+                await self._execute(actor, action, version, msg_id, listener)
+            except CommandError as exc:
+                self.send(listener, error(exc.code, exc.message, msg_id))
+                if exc.code == "stale_version":
+                    self.send_state(listener)
+
+    async def _execute(
+        self,
+        seat: int,
+        action_json: dict[str, Any],
+        version: int,
+        client_id: str | None,
+        sender: Listener | None,
+    ) -> None:
+        """The one command path of humans and bots; the caller holds ``self.lock``."""
+        state = self.state
+        if self.status == WAITING or state is None:
+            raise CommandError("not_allowed", "the game has not started: waiting for players")
+        if state.phase is Phase.MATCH_OVER:
+            raise CommandError("game_over", "the match is over")
+        if version != self.version:
+            raise CommandError(
+                "stale_version", f"you are at version {version}, the game is at {self.version}"
+            )
+        if self.is_paused():
+            raise CommandError("paused", "waiting for every player to be connected")
+        to_act = current_player(state)
+        if to_act is None:
+            raise CommandError("not_allowed", "the deal is over")
+        if to_act != seat:
+            raise CommandError("not_your_turn", f"seat {to_act} is to act")
+        try:
+            action = action_from_json(action_json)
+            new_state, events = apply(state, action, seat)
+        except InvalidAction as exc:
+            raise CommandError("invalid_action", str(exc)) from None
+        except IllegalAction as exc:
+            raise CommandError("illegal_action", str(exc)) from None
+
+        row = repo.ActionRow(self.seq, self.deals - 1, seat, action_to_json(action), client_id)
+        next_deal: tuple[State, list[Event]] | None = None
+        deals: list[repo.DealRow] = []
+        values: dict[str, Any] = {}
+        if new_state.phase is Phase.DEAL_OVER:
+            values["scores"] = list(new_state.scores)
+            if self._deals_automatically(new_state):
+                next_deal = start_deal(new_state, self.rng)
+                deals.append(
+                    repo.DealRow(self.deals, next_deal[0].dealer, deck_strings(next_deal[0]))
+                )
+        elif new_state.phase is Phase.MATCH_OVER:
+            values["scores"] = list(new_state.scores)
+            values["status"] = FINISHED
+        try:
+            await self.services.writer.submit(
+                repo.record_step(self.game_id, [row], deals, **values)
+            )
+        except Exception:
+            log.exception(
+                "could not store an action", extra={"event": "store_failed", "game": self.game_id}
+            )
+            raise CommandError("server_error", "the move could not be saved; try again") from None
+
+        # Committed: now it is true. Acknowledge, then broadcast.
+        consent_before, status_before = self.consent_kind(), self.status
+        self.seq += 1
+        if client_id is not None:
+            self.client_ids[(seat, client_id)] = self.version + 1
+        if sender is not None and client_id is not None:
+            self.send(sender, ack(client_id, self.version + 1))
+        self._publish(new_state, events)
+        if values.get("status") == FINISHED:
+            self.status = FINISHED
+        if next_deal is not None:
+            self.deals += 1
+            self._publish(*next_deal)
+        if self.consent_kind() != consent_before or self.status != status_before:
+            self.consent_agreed.clear()
+            self.broadcast_room()
+        self._schedule_bot()
+
+    def _deals_automatically(self, state: State) -> bool:
+        """Other variants deal on at once; a duel deal that was played needs both consents."""
+        if state.phase is not Phase.DEAL_OVER:
+            return False
+        return self.variant != "duel" or state.results[-1].thrown_in
+
+    async def _deal_next(self, state: State) -> None:
+        new_state, events = start_deal(state, self.rng)
+        deal = repo.DealRow(self.deals, new_state.dealer, deck_strings(new_state))
+        await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal]))
+        self.deals += 1
+        self.consent_agreed.clear()
+        self._publish(new_state, events)
+        self.broadcast_room()
+        self._schedule_bot()
+
+    async def consent(self, listener: Listener, kind: str, msg_id: str | None) -> None:
+        async with self.lock:
+            self._check_open()
+            try:
+                if not listener.seats:
+                    raise CommandError("spectator", "spectators cannot consent")
+                expected = self.consent_kind()
+                if expected != kind:
+                    raise CommandError("not_allowed", f"no {kind} to agree to now")
+                self.consent_agreed.update(s for s in listener.seats if s in self.human_seats())
+                if msg_id is not None:
+                    self.send(listener, ack(msg_id, self.version))
+                if not set(self.human_seats()) <= self.consent_agreed:
+                    self.broadcast_room()
+                    return
+                if kind == "next_deal":
+                    assert self.state is not None
+                    await self._deal_next(self.state)
+                else:
+                    self.rematch_id = await self.services.create_rematch(self)
+                    self.consent_agreed.clear()
+                    message = {
+                        "type": "rematch",
+                        "game_id": self.rematch_id,
+                        "url": self.services.url(self.rematch_id),
+                    }
+                    for other in list(self.listeners):
+                        self.send(other, message)
+                    self.broadcast_room()
+            except CommandError as exc:
+                self.send(listener, error(exc.code, exc.message, msg_id))
+
+    async def set_level(self, listener: Listener, level: str, msg_id: str | None) -> None:
+        async with self.lock:
+            self._check_open()
+            try:
+                if not listener.seats:
+                    raise CommandError("spectator", "spectators cannot change the level")
+                if self.mode != "computer":
+                    raise CommandError(
+                        "not_allowed", "the level is set in games against the computer"
+                    )
+                if level not in LEVELS:
+                    raise CommandError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+                bots = [s for s in self.seats if s.kind == "bot"]
+                for s in bots:
+                    s.level = level
+                await self.services.writer.submit(
+                    repo.save_seats(self.game_id, [s.row() for s in bots])
+                )
+                if msg_id is not None:
+                    self.send(listener, ack(msg_id, self.version))
+                self.broadcast_room()
+            except CommandError as exc:
+                self.send(listener, error(exc.code, exc.message, msg_id))
+
+    async def hint(self, listener: Listener, msg_id: str) -> None:
+        """Computer games: the hard bot's suggestion for the listener's seat to act."""
+        try:
+            if self.mode != "computer":
+                raise CommandError("not_allowed", "hints are for games against the computer")
+            state = self.state
+            to_act = current_player(state) if state is not None else None
+            if state is None or to_act is None or to_act not in listener.seats:
+                raise CommandError("not_your_turn", "a hint is given on your turn")
+            view = seat_view(state, to_act)
+            action = await self._think(view, "hard")
+            self.send(listener, {"type": "hint", "id": msg_id, "action": action})
+        except CommandError as exc:
+            self.send(listener, error(exc.code, exc.message, msg_id))
+
+    # ------------------------------------------------------------------ bots
+
+    def _bot_to_act(self) -> int | None:
+        state = self.state
+        if self.closed or self.status != PLAYING or state is None:
+            return None
+        seat = current_player(state)
+        if seat is None or self.seats[seat].kind != "bot":
+            return None
+        if self.is_paused() or not any(listener.seats for listener in self.listeners):
+            return None  # bots wait for the humans
+        return seat
+
+    def _schedule_bot(self) -> None:
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        seat = self._bot_to_act()
+        if seat is None:
+            return
+        self._bot_task = asyncio.create_task(
+            self._bot_turn(seat, self.version), name=f"bot-{self.game_id}-{seat}"
+        )
+
+    async def _think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        """Run a bot off the event loop (a worker process by default)."""
+        rng = random.Random(secrets.randbits(64))
+        loop = asyncio.get_running_loop()
+        result: dict[str, Any] = await loop.run_in_executor(
+            self.services.executor, choose_action, view, level, rng
+        )
+        return result
+
+    async def _bot_turn(self, seat: int, version: int) -> None:
+        retry_after = 0.0
+        try:
+            delay = self.services.settings.bot_delay_ms / 1000
+            if delay:
+                await asyncio.sleep(delay)
+            state = self.state
+            if state is None or self.version != version or self._bot_to_act() != seat:
+                return
+            level = self.seats[seat].level or "medium"
+            action = await self._think(seat_view(state, seat), level)
+            async with self.lock:
+                if self.closed or self.version != version or self._bot_to_act() != seat:
+                    return
+                await self._execute(seat, action, version, None, None)
+            self._bot_failures = 0
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._bot_failures += 1
+            retry_after = min(30.0, 0.5 * 2 ** min(self._bot_failures, 6))
+            log.error(
+                "bot failed to act",
+                extra={
+                    "event": "bot_failed",
+                    "game": self.game_id,
+                    "seat": seat,
+                    "error": f"{type(exc).__name__}: {exc}",
+                },
+            )
+        finally:
+            self._bot_task = None
+        if retry_after:
+            await asyncio.sleep(retry_after)
+        self._schedule_bot()
+
+    # ------------------------------------------------------------------ life cycle
+
+    def is_idle(self, idle_seconds: float) -> bool:
+        return (
+            not self.listeners
+            and not self.lock.locked()
+            and time.monotonic() - self.last_active >= idle_seconds
+        )
+
+    async def close(self, *, code: int = 1012, reason: str = "room closed") -> None:
+        """Leave memory: wait for the command in progress, stop the bot, close connections."""
+        async with self.lock:
+            self.closed = True
+            task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        for listener in list(self.listeners):
+            listener.close(code, reason)
+        self.listeners.clear()
+
+
+def _iso(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = value.isoformat()
+    if value.tzinfo is None:
+        text += "Z"
+    return str(text).replace("+00:00", "Z")
+
+
+def seat_specs_valid(mode: str, kinds: Iterable[str]) -> bool:
+    kinds = list(kinds)
+    if not kinds or kinds[0] != "human":
+        return False
+    if mode == "computer":
+        return kinds.count("human") == 1
+    return True

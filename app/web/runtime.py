@@ -1,0 +1,69 @@
+"""Wiring of the live part of the server into the app (called from app/main.py).
+
+``install(app)``: the identity cookie middleware, the JSON API and the WebSocket endpoint.
+``start(app)`` (lifespan start, after the database is open): the group-commit writer, the bots'
+executor (worker processes by default) and the RoomManager. Rooms are restored lazily: the first
+request or connection naming a game replays its record from the database.
+``stop(app)`` (lifespan end, before the database closes): every room finishes its command in
+progress, then the writer flushes what is queued, then the executor stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from fastapi import FastAPI
+
+from app.persistence.writer import CommitQueue
+from app.rooms import RoomManager
+from app.settings import Settings
+from app.web import api, ws
+from app.web.identity import Identities, IdentityMiddleware
+
+log = logging.getLogger("atout.web")
+
+
+def install(app: FastAPI) -> None:
+    settings: Settings = app.state.settings
+    app.add_middleware(
+        IdentityMiddleware, force_secure=settings.public_base_url.startswith("https://")
+    )
+    api.install(app)
+    app.include_router(ws.router)
+
+
+def _bot_executor(settings: Settings) -> Executor:
+    if settings.bot_workers > 0:
+        # spawn: workers must not inherit the server's event loop, sockets or threads
+        return ProcessPoolExecutor(
+            max_workers=settings.bot_workers, mp_context=multiprocessing.get_context("spawn")
+        )
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="atout-bot")
+
+
+async def start(app: FastAPI) -> None:
+    settings: Settings = app.state.settings
+    writer = CommitQueue(app.state.sessionmaker, group=settings.group_commit)
+    await writer.start()
+    executor = _bot_executor(settings)
+    rooms = RoomManager(settings, app.state.sessionmaker, writer, executor)
+    await rooms.start()
+    app.state.writer = writer
+    app.state.bot_executor = executor
+    app.state.rooms = rooms
+    app.state.identities = Identities(app.state.sessionmaker, writer)
+
+
+async def stop(app: FastAPI) -> None:
+    rooms: RoomManager | None = getattr(app.state, "rooms", None)
+    if rooms is not None:
+        await rooms.stop()
+    writer: CommitQueue | None = getattr(app.state, "writer", None)
+    if writer is not None:
+        await writer.close()
+        log.info("writes flushed", extra={"event": "writer_closed", **writer.stats.as_dict()})
+    executor: Executor | None = getattr(app.state, "bot_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,256 @@
+"""``GET /ws/{game_id}``: the live table (docs/protocol.md).
+
+One ``Connection`` per socket: it is the room's ``Listener``. Outgoing messages go through a
+bounded queue and a writer task, so the room never waits for a client; incoming frames are read
+one at a time, size-checked, rate-limited, parsed into the closed message set and handed to the
+room. Errors are answered with ``{"type": "error", ...}`` and the connection stays open, except
+after ``frame_too_large`` (close 1009) and ``rate_limited`` (close 1008).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.rooms import CommandError, RoomClosed, RoomManager
+from app.rooms.messages import error
+from app.rooms.room import Room, _dumps
+from app.settings import Settings
+from app.web.identity import identity_from_cookie
+from app.web.messages import (
+    MAX_FRAME_BYTES,
+    ActionMessage,
+    BadFrame,
+    ConsentMessage,
+    HintMessage,
+    PingMessage,
+    ResumeMessage,
+    SetLevelMessage,
+    parse_incoming,
+)
+
+log = logging.getLogger("atout.ws")
+router = APIRouter()
+
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+OUTGOING_QUEUE = 512  # messages; a client this far behind is disconnected (it can resume)
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_RESTART = 1012
+CLOSE_TRY_LATER = 1013
+
+_CLOSE = object()
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """A WebSocket as the room sees it (``app.rooms.Listener``)."""
+
+    def __init__(self, websocket: WebSocket, identity_id: int, seats: tuple[int, ...]) -> None:
+        self.websocket = websocket
+        self.identity_id = identity_id
+        self.seats = seats
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._pending = 0
+        self._close: tuple[int, str] | None = None
+
+    def send(self, text: str) -> None:
+        if self._close is not None:
+            return
+        if self._pending >= OUTGOING_QUEUE:
+            self.close(CLOSE_TRY_LATER, "too far behind: reconnect and resume")
+            return
+        self._pending += 1
+        self._queue.put_nowait(text)
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(_dumps(message))
+
+    def close(self, code: int, reason: str) -> None:
+        if self._close is None:
+            self._close = (code, reason)
+            self._queue.put_nowait(_CLOSE)
+
+    @property
+    def closing(self) -> bool:
+        return self._close is not None
+
+    async def run_writer(self) -> None:
+        websocket = self.websocket
+        try:
+            while True:
+                item = await self._queue.get()
+                if item is _CLOSE:
+                    assert self._close is not None
+                    if websocket.application_state == WebSocketState.CONNECTED:
+                        await websocket.close(*self._close)
+                    return
+                self._pending -= 1
+                await websocket.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client went away; the reader sees it too
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """Browsers always send Origin: it must be ours. Clients that send none are not browsers."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    allowed = {o.lower() for o in settings.allowed_origins}
+    allowed.add(_origin(settings.public_base_url))
+    host = websocket.headers.get("host")
+    if host:
+        allowed.update({f"http://{host.lower()}", f"https://{host.lower()}"})
+    return origin in allowed
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    await websocket.accept()
+    await websocket.send_text(_dumps(error(code, message)))
+    await websocket.close(close_code, message[:120])
+
+
+@router.websocket("/ws/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    if not origin_allowed(websocket, settings):
+        # Decided before accept(); the handshake completes only to carry the close code.
+        await websocket.accept()
+        await websocket.close(CLOSE_POLICY, "origin not allowed")
+        return
+    rooms: RoomManager = websocket.app.state.rooms
+    identity = await identity_from_cookie(websocket)
+    if identity is None:
+        await _refuse(websocket, "no_identity", "open the game page first", CLOSE_POLICY)
+        return
+    try:
+        joined = await rooms.join(game_id, identity.id, identity.name)
+    except CommandError as exc:
+        await _refuse(websocket, exc.code, exc.message, CLOSE_TRY_LATER)
+        return
+    if joined is None:
+        await _refuse(websocket, "not_found", "no such game", CLOSE_POLICY)
+        return
+    if joined.role == "full":
+        await _refuse(websocket, "table_full", "the table is full", CLOSE_POLICY)
+        return
+    await websocket.accept()
+    conn = Connection(websocket, identity.id, joined.seats)
+    writer = asyncio.create_task(conn.run_writer(), name=f"ws-writer-{game_id}")
+    room: Room | None = None
+    try:
+        for _ in range(3):
+            room = await rooms.get(game_id)
+            if room is None:
+                break
+            conn.seats = room.seats_of(identity.id)
+            try:
+                room.attach(conn)
+                break
+            except RoomClosed:
+                room = None
+        if room is None:
+            conn.send_json(error("not_found", "no such game"))
+            conn.close(CLOSE_POLICY, "no such game")
+        else:
+            await _read_loop(websocket, conn, room)
+    finally:
+        if room is not None:
+            room.detach(conn)
+        if not conn.closing:
+            conn.close(1000, "bye")
+        try:
+            await asyncio.wait_for(writer, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+
+
+async def _read_loop(websocket: WebSocket, conn: Connection, room: Room) -> None:
+    limiter = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+    hints: set[asyncio.Task[None]] = set()
+    while not conn.closing:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > MAX_FRAME_BYTES:
+                _too_big(conn)
+                return
+            conn.send_json(error("bad_message", "send text frames of JSON"))
+            continue
+        if (
+            len(text) > MAX_FRAME_BYTES
+            or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES
+        ):
+            _too_big(conn)
+            return
+        if not limiter.take():
+            conn.send_json(error("rate_limited", "too many messages; slow down"))
+            conn.close(CLOSE_POLICY, "rate limited")
+            return
+        try:
+            msg = parse_incoming(text)
+        except BadFrame as exc:
+            conn.send_json(error(exc.code, exc.message, exc.msg_id))
+            continue
+        try:
+            await _dispatch(conn, room, msg, hints)
+        except RoomClosed:
+            conn.close(CLOSE_RESTART, "the room closed; reconnect")
+            return
+        except Exception:
+            log.exception("command failed", extra={"event": "command_failed", "game": room.game_id})
+            conn.send_json(error("server_error", "the server failed to handle this message"))
+
+
+def _too_big(conn: Connection) -> None:
+    conn.send_json(error("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes"))
+    conn.close(CLOSE_TOO_BIG, "frame too large")
+
+
+async def _dispatch(conn: Connection, room: Room, msg: Any, hints: set[asyncio.Task[None]]) -> None:
+    if isinstance(msg, ActionMessage):
+        await room.act(conn, msg.id, msg.version, msg.action_json(), msg.seat)
+    elif isinstance(msg, ResumeMessage):
+        room.resume(conn, msg.version)
+    elif isinstance(msg, ConsentMessage):
+        await room.consent(conn, msg.kind, msg.id)
+    elif isinstance(msg, SetLevelMessage):
+        await room.set_level(conn, msg.level, msg.id)
+    elif isinstance(msg, HintMessage):
+        task = asyncio.create_task(room.hint(conn, msg.id))
+        hints.add(task)
+        task.add_done_callback(hints.discard)
+    elif isinstance(msg, PingMessage):
+        conn.send_json({"type": "pong"})
