@@ -170,14 +170,36 @@ function onMessage(msg) {
     case "ack":
       clearPending();
       break;
+    case "rematch":
+      location.assign(msg.url);
+      break;
     case "error":
       clearPending();
+      if (FATAL.has(msg.code)) {
+        conn.close();
+        showFatal(msg.code);
+        return;
+      }
       if (msg.code !== "stale_version") toast(t(`error.${msg.code}`, {}) || msg.message);
       render([]);
       break;
     default:
       break;
   }
+}
+
+const FATAL = new Set(["not_found", "table_full", "no_identity"]);
+
+function showFatal(code) {
+  if (code === "no_identity") {
+    location.reload();
+    return;
+  }
+  app.dataset.state = "fatal";
+  const banner = $("banner");
+  banner.hidden = false;
+  banner.dataset.kind = "net";
+  banner.textContent = t(`error.${code}`);
 }
 
 function clearPending() {
@@ -206,7 +228,11 @@ function setViews(v, views) {
 
 function render(events) {
   const v = view();
-  if (!v) return;
+  renderWaiting();
+  if (!v) {
+    renderBanner();
+    return;
+  }
   app.dataset.state = "ready";
   app.dataset.phase = v.phase;
   app.dataset.variant = v.variant;
@@ -258,8 +284,6 @@ function renderBanner() {
   else if (room.paused) {
     const away = (room.seats || []).filter((s) => s.kind === "human" && !s.connected).map((s) => seatName(s.seat));
     text = t("room.paused", { names: away.join(", ") || "…" });
-  } else if (room.status === "waiting") {
-    text = t("room.waiting_players");
   } else if (S.role === "spectator") {
     text = t("room.spectating");
   }
@@ -291,9 +315,11 @@ function renderSeats(events) {
     if (v.contract && v.contract.taker === seat) badges.push(`<span class="badge taker">${denomHTML(v.contract.denom)}</span>`);
     const tricks = v.tricks_won ? v.tricks_won[seat] : 0;
     let extra = "";
-    if (pos !== "bottom" && v.variant !== "duel") {
-      const count = v.hand_counts[seat] + ((v.talon_counts && v.talon_counts[seat]) || 0);
-      extra = `<div class="mini-hand" aria-hidden="true">${'<span class="mini-back"></span>'.repeat(Math.min(count, 12))}</div>`;
+    if (v.variant !== "duel") {
+      // others: their hand and talon as backs; you: your talon not yet picked up
+      const talon = (v.talon_counts && v.talon_counts[seat]) || 0;
+      const count = pos === "bottom" ? talon : v.hand_counts[seat] + talon;
+      if (count) extra = `<div class="mini-hand${pos === "bottom" ? " talon" : ""}" aria-hidden="true">${'<span class="mini-back"></span>'.repeat(Math.min(count, 12))}</div>`;
     }
     const decl = (v.declarations[seat] || []).map((c) => `<span class="chip decl">${escapeHTML(comboText(c))}</span>`).join("");
     const bel = (v.belote || [])
@@ -472,14 +498,6 @@ function renderHand() {
     wireCard(el, card, canUse);
     hand.append(el);
   });
-  // a bela talon not yet picked up
-  const talon = v.talon_counts ? v.talon_counts[bottomSeat()] : 0;
-  if (talon) {
-    const t2 = document.createElement("div");
-    t2.className = "talon";
-    for (let i = 0; i < talon; i++) t2.append(backElement("small"));
-    hand.append(t2);
-  }
   layoutHand();
   hand.dataset.mode = mode;
 }
@@ -615,7 +633,10 @@ function layoutHand() {
   hand.style.setProperty("--overlap", `${Math.min(0, slice - cw)}px`);
   hand.style.setProperty("--rows", rows);
   hand.style.setProperty("--per-row", inRow);
-  cards.forEach((c, i) => c.classList.toggle("row-start", i % inRow === 0));
+  cards.forEach((c, i) => {
+    c.classList.toggle("row-start", i % inRow === 0);
+    c.classList.toggle("later-row", i >= inRow);
+  });
   // roving tabindex: the first usable card (or the first card) takes the focus stop
   const first = cards.find((c) => c.getAttribute("aria-disabled") === "false") || cards[0];
   if (!cards.some((c) => c.tabIndex === 0)) first.tabIndex = 0;
@@ -850,6 +871,41 @@ function matchingDeclare(declares) {
   if (!S.raised.size) return null;
   const key = [...S.raised].sort().join(",");
   return declares.find((d) => d.combos.flat().sort().join(",") === key) || null;
+}
+
+// ----------------------------------------------------------------------------- waiting room
+
+function renderWaiting() {
+  const box = $("waiting");
+  const room = S.room;
+  if (S.view || !room) {
+    box.hidden = true;
+    app.dataset.waiting = "no";
+    return;
+  }
+  app.dataset.state = "ready";
+  app.dataset.waiting = "yes";
+  app.dataset.variant = room.variant;
+  box.hidden = false;
+  const seats = (room.seats || [])
+    .map((s) => {
+      const name = s.name || (s.kind === "bot" ? t("seat.bot", { n: s.seat + 1 }) : s.taken ? t("seat.player", { n: s.seat + 1 }) : t("seat.free"));
+      const state = s.taken ? (s.connected ? t("seat.connected") : t("seat.disconnected")) : t("seat.free_note");
+      return `<li class="${s.taken ? "taken" : "free"}"><span class="presence ${s.taken && s.connected ? "on" : "off"}"></span> ${escapeHTML(name)}${s.you ? ` (${escapeHTML(t("seat.you"))})` : ""} <span class="muted small">${escapeHTML(state)}</span></li>`;
+    })
+    .join("");
+  const url = new URL(room.url || location.pathname, location.href).href;
+  box.innerHTML =
+    `<h2>${escapeHTML(t(`variant.${room.variant}`))}</h2><p>${escapeHTML(t("room.waiting_players"))}</p><ul class="waiting-seats">${seats}</ul>` +
+    `<div class="invite-row"><input type="text" readonly value="${escapeHTML(url)}" aria-label="${escapeHTML(t("invite.link"))}" id="waiting-link"></div>`;
+  const row = document.createElement("div");
+  row.className = "action-row";
+  row.append(button(t("invite.copy"), () => copyText(url), { cls: "btn primary", name: "copy-invite" }));
+  if (canShare()) row.append(button(t("invite.share"), () => shareLink(url), { name: "share-invite" }));
+  box.append(row);
+  $("hand").hidden = true;
+  $("controls").replaceChildren();
+  $("btn-invite").hidden = room.mode !== "friends";
 }
 
 // ----------------------------------------------------------------------------- local games
@@ -1162,7 +1218,7 @@ const conn = new Connection(app.dataset.gameId, {
   onStatus(status) {
     S.status = status === "open" ? "open" : status;
     app.dataset.net = status;
-    if (S.view) renderBanner();
+    renderBanner();
   },
   version: () => S.version,
 });
