@@ -350,7 +350,7 @@ function renderSeats(events) {
 }
 
 function comboText(combo) {
-  if (combo.kind === "carre") return t("decl.carre", { rank: t(`rank.plural.${combo.top}`) });
+  if (combo.kind === "carre") return t("decl.carre", { rank: t(`rank.plural.${combo.rank || combo.top}`) });
   const len = Math.min(combo.length, 5);
   return t(`decl.seq${len}`, { top: combo.top === "T" ? "10" : t(`rank.short.${combo.top}`) });
 }

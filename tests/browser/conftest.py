@@ -1,0 +1,55 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright, against a real server.
+
+``chromium`` is one browser for the session; each test makes its own contexts (fresh cookies,
+so each context is a different player). Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of
+docs/screenshots/ while the tests run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make test` (it installs it) or apt-get it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def server(live_server):  # type: ignore[no-untyped-def]
+    return live_server()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Save docs/screenshots/<name>.png when ATOUT_SCREENSHOTS=1."""
+    if os.environ.get("ATOUT_SCREENSHOTS") != "1":
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")

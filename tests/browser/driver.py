@@ -1,0 +1,125 @@
+"""Playing through the page the way a person does: clicks on what is shown, waits on the DOM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TURN_TIMEOUT_MS = 30_000
+
+# What the page is waiting for, read from the DOM (never from timers).
+STATE_JS = """() => {
+  const app = document.getElementById('table-app');
+  if (!app || app.dataset.state !== 'ready') return null;
+  if (document.getElementById('dlg-match').open) return 'match';
+  if (document.getElementById('dlg-deal').open) return 'deal';
+  const pass = document.getElementById('pass-screen');
+  if (pass && !pass.hidden) return 'pass';
+  if (app.classList.contains('pending')) return null;
+  if (app.dataset.myTurn === 'yes') return 'turn:' + app.dataset.phase;
+  const consent = document.querySelector('#controls [data-action=next_deal]:not([disabled])');
+  if (consent) return 'consent';
+  return null;
+}"""
+
+
+def open_home(page: Any, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector("#options-box")
+
+
+def choose_game(
+    page: Any, variant: str, *, players: int | None = None, options: dict[str, Any] | None = None
+) -> None:
+    """Pick the variant, the player count and options on the home form, by clicking."""
+    page.check(f"input[name=variant][value={variant}]")
+    if players is not None:
+        page.check(f"input[name=players][value='{players}']", force=True)
+    if options:
+        if not page.locator("#options-box[open]").count():
+            page.click("#options-box summary")
+        for name, value in options.items():
+            control = page.locator(f"#opt-{name}")
+            if isinstance(value, bool):
+                control.set_checked(value)
+            else:
+                control.select_option(str(value))
+
+
+def start(page: Any, mode: str) -> None:
+    page.click(f"#play-{mode}")
+    if mode != "friends":
+        page.wait_for_url("**/g/**")
+        wait_ready(page)
+
+
+def wait_ready(page: Any) -> None:
+    page.wait_for_selector("#table-app[data-state=ready]", timeout=TURN_TIMEOUT_MS)
+
+
+def wait_state(page: Any, timeout: int = TURN_TIMEOUT_MS) -> str:
+    handle = page.wait_for_function(STATE_JS, timeout=timeout)
+    return str(handle.json_value())
+
+
+def legal_cards(page: Any):  # type: ignore[no-untyped-def]
+    return page.locator(
+        "#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]"
+    )
+
+
+def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None = None) -> None:
+    """Do one thing the page asks for. ``bid``: "take" names a trump when possible, "pass" not."""
+    log = log if log is not None else []
+    controls = page.locator("#controls")
+    if state == "turn:bidding":
+        buttons = controls.locator("button[data-action^=bid-]")
+        if bid == "take" and buttons.count():
+            # a suit rather than no/all trumps, so declarations stay possible
+            suits = controls.locator(
+                "button[data-action^=bid-]:not([data-action$=NT]):not([data-action$=AT])"
+            )
+            (suits if suits.count() else buttons).first.click()
+            log.append("bid")
+        elif controls.locator("button[data-action=pass]").count():
+            controls.locator("button[data-action=pass]").click()
+            log.append("pass")
+        else:
+            buttons.first.click()  # the dealer is forced to name trump
+            log.append("forced")
+    elif state == "turn:exchange":
+        controls.locator("button[data-action=exchange]").click()
+        log.append("exchange")
+    elif state == "turn:discard":
+        cards = page.locator("#hand button.card")
+        cards.nth(0).click()
+        cards.nth(1).click()
+        controls.locator("button[data-action=discard]:not([disabled])").click()
+        log.append("discard")
+    elif state == "turn:play":
+        if controls.locator("button[data-action=call]").count():
+            controls.locator("button[data-action=suggest]").first.click()
+            controls.locator("button[data-action=call]:not([disabled])").click()
+            log.append("declare")
+        elif controls.locator("button[data-action=call-belote]").count():
+            controls.locator("button[data-action=call-belote]").click()
+            log.append("belote")
+        else:
+            legal_cards(page).first.click()
+            log.append("play")
+    elif state == "deal":
+        page.locator("#dlg-deal [data-action=continue]").click()
+        log.append("deal-summary")
+    elif state == "pass":
+        page.click("#pass-ready")
+    else:
+        raise AssertionError(f"nothing to do in state {state}")
+
+
+def phase(page: Any) -> str:
+    return str(page.get_attribute("#table-app", "data-phase"))
+
+
+def deals_scored(page: Any) -> int:
+    return int(
+        page.evaluate("window.atoutTable.state.view.results.filter(r => !r.thrown_in).length")
+    )
