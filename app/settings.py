@@ -55,6 +55,14 @@ class Settings(BaseSettings):
         le=64,
         description="Worker processes that run the computer players (0: threads of the server).",
     )
+    ws_rate: float = Field(
+        default=20.0,
+        gt=0,
+        description="Messages per second one WebSocket may send, sustained (burst: ws_burst).",
+    )
+    ws_burst: int = Field(
+        default=40, ge=1, description="Messages one WebSocket may send at once before ws_rate."
+    )
     group_commit: bool = Field(
         default=True,
         description="Write the moves that arrive together in one database transaction.",

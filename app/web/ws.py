@@ -38,8 +38,6 @@ from app.web.messages import (
 log = logging.getLogger("atout.ws")
 router = APIRouter()
 
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
 OUTGOING_QUEUE = 512  # messages; a client this far behind is disconnected (it can resume)
 
 CLOSE_POLICY = 1008
@@ -182,7 +180,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             conn.send_json(error("not_found", "no such game"))
             conn.close(CLOSE_POLICY, "no such game")
         else:
-            await _read_loop(websocket, conn, room)
+            limiter = TokenBucket(settings.ws_rate, settings.ws_burst)
+            await _read_loop(websocket, conn, room, limiter)
     finally:
         if room is not None:
             room.detach(conn)
@@ -194,8 +193,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             writer.cancel()
 
 
-async def _read_loop(websocket: WebSocket, conn: Connection, room: Room) -> None:
-    limiter = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+async def _read_loop(
+    websocket: WebSocket, conn: Connection, room: Room, limiter: TokenBucket
+) -> None:
     hints: set[asyncio.Task[None]] = set()
     while not conn.closing:
         message = await websocket.receive()
