@@ -24,7 +24,9 @@ SAME_AS_ENGLISH_OK = re.compile(
     r"|belote\.(belote|rebelote)\.(bela|classic|coinche|duel)|term\.belote\.(classic|coinche|duel)"
     r"|bid\.(double|redouble)\.(coinche|bulgarian)|term\.capot\.(classic|coinche|bulgarian)"
     r"|term\.litige\.(classic|coinche)|bid\.capot|variant\.bela\.desc|opt\.target\.points"
-    r"|result\.deal_n|sheet\.contract|table\.contract|denom\.(NT|AT)|invite\.share)$"
+    r"|result\.deal_n|sheet\.contract|table\.contract|denom\.(NT|AT)|invite\.share"
+    r"|home\.options|variant\.coinche|table\.title|result\.total|seat\.partner"
+    r"|term\.belote\.bulgarian|belote\.(belote|rebelote)\.bulgarian)$"
 )
 # A key shown raw would look like this ("home.title", "opt.target.help").
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z_0-9]+(\.[a-z_0-9]+)*\b")
@@ -56,7 +58,8 @@ def test_translations_are_complete_and_keep_their_placeholders(language: str) ->
         assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(ENGLISH[key])), (
             f"{language}: {key} placeholders differ from English"
         )
-        if language != "en" and len(ENGLISH[key]) > 3 and not SAME_AS_ENGLISH_OK.match(key):
+        words = PLACEHOLDER.sub("", ENGLISH[key])
+        if language != "en" and len(words) > 3 and not SAME_AS_ENGLISH_OK.match(key):
             assert text != ENGLISH[key], f"{language}: {key} is not translated"
 
 
