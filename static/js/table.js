@@ -168,7 +168,8 @@ function onMessage(msg) {
       render([]);
       break;
     case "ack":
-      clearPending();
+      // the update that carries the move follows the ack: stay pending until it is drawn
+      if (S.version !== null && msg.version <= S.version) clearPending();
       break;
     case "rematch":
       location.assign(msg.url);
