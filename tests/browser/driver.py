@@ -47,7 +47,9 @@ def choose_game(
 
 def start(page: Any, mode: str) -> None:
     page.click(f"#play-{mode}")
-    if mode != "friends":
+    if mode == "friends":
+        page.wait_for_selector("#invite:not([hidden])")
+    else:
         page.wait_for_url("**/g/**")
         wait_ready(page)
 
