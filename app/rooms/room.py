@@ -377,9 +377,10 @@ class Room:
     def send_state(self, listener: Listener) -> None:
         self.send(listener, self.state_message(listener))
 
-    def broadcast_room(self) -> None:
+    def broadcast_room(self, skip: Listener | None = None) -> None:
         for listener in list(self.listeners):
-            self.send(listener, {"type": "room", "room": self.room_json(listener.identity_id)})
+            if listener is not skip:
+                self.send(listener, {"type": "room", "room": self.room_json(listener.identity_id)})
 
     def _publish(self, state: State, events: list[Event]) -> Step:
         """The change is committed: make it current and send it to everyone."""
@@ -403,9 +404,9 @@ class Room:
         before = self.connected_seats()
         self.listeners.add(listener)
         self.last_active = time.monotonic()
-        self.send_state(listener)
+        self.send_state(listener)  # carries the room too
         if self.connected_seats() != before or not listener.seats:
-            self.broadcast_room()
+            self.broadcast_room(skip=listener)
         self._schedule_bot()
 
     def detach(self, listener: Listener) -> None:

@@ -10,8 +10,12 @@ progress, then the writer flushes what is queued, then the executor stops.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from fastapi import FastAPI
@@ -34,11 +38,25 @@ def install(app: FastAPI) -> None:
     app.include_router(ws.router)
 
 
+def _exit_with_parent(parent_pid: int) -> None:
+    """In a bot worker: exit when the server process is gone (even after a SIGKILL)."""
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _bot_executor(settings: Settings) -> Executor:
     if settings.bot_workers > 0:
         # spawn: workers must not inherit the server's event loop, sockets or threads
         return ProcessPoolExecutor(
-            max_workers=settings.bot_workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=settings.bot_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
         )
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="atout-bot")
 
@@ -66,4 +84,5 @@ async def stop(app: FastAPI) -> None:
         log.info("writes flushed", extra={"event": "writer_closed", **writer.stats.as_dict()})
     executor: Executor | None = getattr(app.state, "bot_executor", None)
     if executor is not None:
-        executor.shutdown(wait=False, cancel_futures=True)
+        # let a bot that is thinking finish (at most its budget); its answer is dropped
+        await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

@@ -1,0 +1,208 @@
+"""The WebSocket protocol: duplicates, stale versions, concurrent sockets, resume, presence,
+consent, rematch, bot level and hints."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.web.wsclient import Browser, Socket
+
+
+async def duel_pair(server) -> tuple[Browser, Browser, str, Socket, Socket]:
+    host = await Browser.new(server)
+    game_id = await host.create(variant="duel", mode="friends")
+    guest = await Browser.new(server)
+    h = await host.connect(game_id)
+    g = await guest.connect(game_id)
+    await h.until(lambda s: s.version == 1 and s.room and not s.room["paused"])
+    await g.until(lambda s: s.version == 1 and s.room and not s.room["paused"])
+    return host, guest, game_id, h, g
+
+
+def to_act(h: Socket, g: Socket) -> tuple[Socket, Socket]:
+    """(the socket whose seat is to act, the other one)."""
+    return (h, g) if h.view["legal"] else (g, h)
+
+
+async def test_the_same_client_id_twice_is_applied_once(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    actor, other = to_act(h, g)
+    action = actor.view["legal"][0]
+    await actor.act(action, msg_id="dup-1")
+    ack = await actor.next_of("ack")
+    assert ack == {"type": "ack", "id": "dup-1", "version": 2}
+    await actor.until(lambda s: s.version == 2)
+    # the same id again, even with the old version: the same ack, nothing applied
+    await actor.act(action, msg_id="dup-1", version=1)
+    again = await actor.next_of("ack", "error", "update")
+    assert again == {"type": "ack", "id": "dup-1", "version": 2}
+    await other.until(lambda s: s.version == 2)
+    assert await other.drain(0.3) == []
+    assert other.version == 2 and actor.version == 2
+
+
+async def test_a_stale_version_is_refused_with_a_fresh_state(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    actor, other = to_act(h, g)
+    await actor.act(actor.view["legal"][0])
+    await actor.until(lambda s: s.version == 2)
+    await other.until(lambda s: s.version == 2)
+    mover, _ = to_act(h, g)
+    await mover.act(mover.view["legal"][0], msg_id="old-1", version=1)
+    err = await mover.next_of("error")
+    assert err["code"] == "stale_version" and err["id"] == "old-1"
+    state = await mover.next_of("state")
+    assert state["version"] == 2
+    assert await other.drain(0.3) == []
+
+
+async def test_two_sockets_of_one_seat_sending_at_once_apply_exactly_one(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    rng = random.Random(5)
+    for _ in range(12):
+        actor, other = to_act(h, g)
+        browser = host if actor is h else guest
+        twin = await browser.connect(game_id)
+        assert twin.seats == actor.seats and twin.version == actor.version
+        version = actor.version
+        legal = actor.view["legal"]
+        a, b = rng.choice(legal), rng.choice(legal)
+        await asyncio.gather(
+            actor.act(a, msg_id=f"x-{version}"), twin.act(b, msg_id=f"y-{version}")
+        )
+        answers = [
+            await actor.next_of("ack", "error"),
+            await twin.next_of("ack", "error"),
+        ]
+        kinds = sorted(m["type"] for m in answers)
+        assert kinds == ["ack", "error"], answers
+        assert [m["code"] for m in answers if m["type"] == "error"] == ["stale_version"]
+        await other.until(lambda s, v=version: s.version >= v + 1)
+        await asyncio.sleep(0.05)
+        await other.drain(0.1)
+        assert other.version == version + 1  # exactly one of the two was applied
+        await actor.until(lambda s, v=version: s.version == v + 1)
+        await twin.close()
+        if actor.view["phase"] != "play" and actor.view["phase"] != "bidding":
+            break
+
+
+async def test_resume_sends_missed_updates_or_a_state(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    seen_before = h.version
+    for _ in range(4):
+        actor, other = to_act(h, g)
+        await actor.act(actor.view["legal"][-1])
+        await actor.next_of("ack")
+        await actor.drain(0.1)
+        await other.drain(0.1)
+    assert h.version == g.version >= seen_before + 4
+    updates = [m for m in h.log if m["type"] == "update" and m["version"] > seen_before]
+    late = await host.connect(game_id)
+    assert late.version == h.version
+    late.version = seen_before  # as if it had stopped at seen_before
+    await late.send({"type": "resume", "version": seen_before})
+    got = [await late.next_of("update") for _ in updates]
+    assert [m["version"] for m in got] == [m["version"] for m in updates]
+    assert [m["events"] for m in got] == [m["events"] for m in updates]
+    # up to date: nothing; ahead of the server: a fresh state
+    await late.send({"type": "resume", "version": late.version})
+    assert await late.drain(0.2) == []
+    await late.send({"type": "resume", "version": late.version + 50})
+    state = await late.next_of("state")
+    assert state["version"] == h.version
+
+
+async def test_friends_game_pauses_while_a_player_is_away(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    actor, other = to_act(h, g)
+    await other.close()
+    await actor.until(lambda s: s.room["paused"] is True)
+    away = [s["connected"] for s in actor.room["seats"]]
+    assert away.count(False) == 1
+    await actor.act(actor.view["legal"][0], msg_id="p-1")
+    err = await actor.next_of("error")
+    assert err["code"] == "paused"
+    # back: the move goes through
+    browser = guest if other is g else host
+    back = await browser.connect(game_id)
+    assert back.room["paused"] is False
+    await actor.until(lambda s: s.room["paused"] is False)
+    await actor.act(actor.view["legal"][0], msg_id="p-2")
+    assert (await actor.next_of("ack", "error"))["type"] == "ack"
+
+
+async def test_bots_wait_for_every_human_in_friends_games(module_server):
+    host = await Browser.new(module_server)
+    game_id = await host.create(
+        variant="classic",
+        mode="friends",
+        options={"target": "one_deal"},
+        seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}],
+    )
+    guest = await Browser.new(module_server)
+    status, joined = await guest.post(f"/api/games/{game_id}/join")
+    assert joined["seats"] == [2] and joined["room"]["status"] == "playing"
+    h = await host.connect(game_id)
+    assert h.room["paused"] is True
+    # whoever is to act (bots included), nothing happens while seat 2 is away
+    assert await h.drain(0.5) == [] or h.version == 1
+    assert h.version == 1
+    g = await guest.connect(game_id)
+    await h.until(lambda s: s.room["paused"] is False)
+    # now the bots play until a human seat is to act
+    await h.until(lambda s: s.view["to_act"] in (0, 2))
+    await g.until(lambda s: s.version == h.version)
+
+
+async def test_computer_game_level_hint_and_rematch(module_server):
+    browser = await Browser.new(module_server)
+    game_id = await browser.create(
+        variant="coinche", mode="computer", options={"target": "one_deal"}, level="easy"
+    )
+    sock = await browser.connect(game_id)
+    assert sock.room["level"] == "easy"
+    await sock.send({"type": "set_level", "level": "medium", "id": "lv-1"})
+    assert (await sock.next_of("ack"))["id"] == "lv-1"
+    await sock.until(lambda s: s.room["level"] == "medium")
+    assert [s["level"] for s in sock.room["seats"]] == [None, "medium", "medium", "medium"]
+    await sock.send({"type": "set_level", "level": "expert"})
+    assert (await sock.next_of("error"))["code"] == "bad_message"
+    # a hint on our turn is one of our legal moves
+    await sock.until(lambda s: bool(s.view["legal"]))
+    await sock.send({"type": "hint", "id": "h-1"})
+    hint = await sock.next_of("hint")
+    assert hint["id"] == "h-1" and hint["action"] in sock.view["legal"]
+    # play to the end
+    rng = random.Random(1)
+    while sock.view["phase"] != "match_over":
+        if sock.view["legal"]:
+            await sock.act(rng.choice(sock.view["legal"]))
+            acked = await sock.next_of("ack")
+            await sock.until(lambda s, v=acked["version"]: s.version >= v)
+        else:
+            await sock.recv()
+    await sock.until(lambda s: s.room["consent"]["kind"] == "rematch")
+    assert sock.room["consent"]["needed"] == [0]
+    await sock.act(sock.legal()[0] if sock.legal() else {"type": "pass"}, msg_id="late-1")
+    assert (await sock.next_of("error"))["code"] == "game_over"
+    await sock.send({"type": "consent", "kind": "next_deal"})
+    assert (await sock.next_of("error"))["code"] == "not_allowed"
+    await sock.send({"type": "consent", "kind": "rematch", "id": "r-1"})
+    rematch = await sock.next_of("rematch")
+    new_id = rematch["game_id"]
+    assert new_id != game_id and rematch["url"].endswith(f"/g/{new_id}")
+    again = await browser.connect(new_id)
+    assert again.seats == [0] and again.version == 1 and again.room["level"] == "medium"
+    status, me = await browser.get("/api/me")
+    assert [g["game_id"] for g in me["grouped"]["computer"]] == [new_id]
+
+
+async def test_set_level_is_for_computer_games(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    await h.send({"type": "set_level", "level": "hard", "id": "lv-2"})
+    err = await h.next_of("error")
+    assert err["code"] == "not_allowed" and err["id"] == "lv-2"
+    await h.send({"type": "ping"})
+    assert (await h.next_of("pong", "error"))["type"] == "pong"
