@@ -101,7 +101,7 @@ def one_deal_done(page, log, *, need: tuple[str, ...]) -> bool:  # type: ignore[
     ("variant", "players", "options", "need", "language"),
     [
         ("bulgarian", None, {}, ("declare",), "bg"),
-        ("coinche", None, {"auto_declare": False}, ("declare",), "fr"),
+        ("coinche", None, {"auto_declare": False, "target": 5000}, ("declare",), "fr"),
         ("bela", 3, {}, ("declare", "discard"), "hr"),
     ],
 )

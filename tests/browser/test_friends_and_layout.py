@@ -72,7 +72,6 @@ def test_friends_play_a_duel_agree_to_a_new_deal_and_reload(server, chromium) ->
         )
 
     play_duel_turns(host, guest, lambda: deals() >= 1)
-    screenshot(host, "duel-en")
     # a new deal needs both players
     for page in (host, guest):
         if page.locator("#dlg-deal").is_visible():
@@ -88,6 +87,7 @@ def test_friends_play_a_duel_agree_to_a_new_deal_and_reload(server, chromium) ->
     guest.wait_for_selector("#piles-bottom .pile")
     assert guest.evaluate("window.atoutTable.state.held") == [1]
     assert pile_cards(guest) == before
+    screenshot(guest, "duel-en")
     play_duel_turns(host, guest, lambda: deals() >= 2)
 
     # a third browser watches (spectators are on by default)
