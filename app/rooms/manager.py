@@ -125,6 +125,9 @@ class RoomManager:
                     await self.evict(room)
 
     async def evict(self, room: Room) -> None:
+        # No await before ``closed`` is set: an idle room has no command in progress, and any
+        # later command on this object gets RoomClosed and reloads the room from the database.
+        room.closed = True
         if self.rooms.get(room.game_id) is room:
             del self.rooms[room.game_id]
         await room.close(reason="idle")

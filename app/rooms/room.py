@@ -100,7 +100,6 @@ class RoomServices:
     writer: CommitQueue
     executor: Executor | None
     create_rematch: Callable[[Room], Awaitable[str]]
-    on_change: Callable[[Room], None] = lambda room: None
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"
@@ -392,7 +391,6 @@ class Room:
         for listener in list(self.listeners):
             listener.send(self._update_text(step, listener.seats, cache))
         self.last_active = time.monotonic()
-        self.services.on_change(self)
         return step
 
     # ------------------------------------------------------------------ connections
@@ -811,9 +809,10 @@ class Room:
         )
 
     async def close(self, *, code: int = 1012, reason: str = "room closed") -> None:
-        """Leave memory: wait for the command in progress, stop the bot, close connections."""
+        """Leave memory: refuse new commands (``RoomClosed``: the caller loads the room again
+        from the database), wait for the command in progress, stop the bot, close connections."""
+        self.closed = True
         async with self.lock:
-            self.closed = True
             task = self._bot_task
         if task is not None and not task.done():
             task.cancel()
