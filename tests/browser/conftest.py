@@ -1,6 +1,6 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright, against a real server.
 
-``chromium`` is one browser for the session; each test makes its own contexts (fresh cookies,
+``chromium`` is one browser per test module; each test makes its own contexts (fresh cookies,
 so each context is a different player). Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of
 docs/screenshots/ while the tests run.
 """
@@ -25,8 +25,10 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
+    # Module scope, not session: sync Playwright keeps an asyncio loop running in this
+    # thread while it is open, and the async tests of later modules need the thread free.
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make test` (it installs it) or apt-get it")
     from playwright.sync_api import sync_playwright
