@@ -1,0 +1,121 @@
+"""Skill ratings per variant family, with the openskill library (Weng-Lin, Plackett-Luce).
+
+Each finished match of the ``friends`` and ``computer`` modes updates the ratings of the
+browsers that played it (``local`` games are not rated: one person plays every seat). Teams are
+rated as teams: a side's members share the result. Each bot level is a rated player whose
+rating never moves (an anchor), so every human rating is measured against fixed points and a
+player can read "you play like medium".
+
+What a player sees is ``display(rating)``: ``1000 + 25 * (mu - 3 sigma)``, the conservative
+estimate openskill calls the ordinal, on a friendlier scale. A newcomer shows 1000; the anchors
+(mu 21/25/29, sigma 5/3) show 1400, 1500 and 1600.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+FAMILIES = ("classic", "bulgarian", "bela", "duel")
+FAMILY_OF = {
+    "classic": "classic",
+    "coinche": "classic",
+    "bulgarian": "bulgarian",
+    "bela": "bela",
+    "duel": "duel",
+}
+RATED_MODES = ("friends", "computer")
+MIN_RANKED_GAMES = 3  # rated matches before a player appears in a ranking
+
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 25
+
+_MODEL = PlackettLuce()
+
+
+def family_of(variant: str) -> str:
+    return FAMILY_OF[variant]
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def display(self) -> int:
+        return display(self)
+
+
+DEFAULT = Rating(_MODEL.mu, _MODEL.sigma)  # 25, 25/3
+ANCHOR_SIGMA = 5 / 3
+# The bots' fixed ratings, the same in every family.
+ANCHORS: dict[str, Rating] = {
+    "easy": Rating(21.0, ANCHOR_SIGMA),
+    "medium": Rating(25.0, ANCHOR_SIGMA),
+    "hard": Rating(29.0, ANCHOR_SIGMA),
+}
+
+
+def display(rating: Rating) -> int:
+    return round(DISPLAY_BASE + DISPLAY_SCALE * rating.ordinal)
+
+
+def plays_like(rating: Rating) -> str:
+    """The bot level whose anchor is nearest to the player's estimated skill (mu)."""
+    return min(ANCHORS, key=lambda level: (abs(ANCHORS[level].mu - rating.mu), level))
+
+
+@dataclass(frozen=True)
+class Member:
+    """One rated participant: a browser identity (``key``) or a bot level (``bot``)."""
+
+    key: Hashable
+    rating: Rating
+    bot: str | None = None  # a bot level: an anchor, never updated
+
+
+def bot(level: str) -> Member:
+    return Member(("bot", level), ANCHORS[level], bot=level)
+
+
+def rate(teams: Sequence[Sequence[Member]], ranks: Sequence[int]) -> dict[Hashable, Rating]:
+    """New ratings of the human members after a game; ``ranks[i]`` is team ``i``'s place (0 =
+    first, equal ranks = a tie). Bots keep their anchor: they are absent from the result.
+
+    A human listed in two teams cannot be rated (ValueError); listed twice in one team, he
+    counts once.
+    """
+    if len(teams) < 2 or len(teams) != len(ranks):
+        raise ValueError("a rated game needs at least two teams and one rank per team")
+    seen: dict[Hashable, int] = {}
+    clean: list[list[Member]] = []
+    for index, team in enumerate(teams):
+        members: list[Member] = []
+        for member in team:
+            if member.bot is None:
+                if seen.get(member.key, index) != index:
+                    raise ValueError(f"{member.key!r} plays for two teams")
+                if member.key in seen:
+                    continue
+                seen[member.key] = index
+            members.append(member)
+        if not members:
+            raise ValueError("an empty team")
+        clean.append(members)
+    model_teams = [
+        [_MODEL.rating(mu=m.rating.mu, sigma=m.rating.sigma) for m in team] for team in clean
+    ]
+    new = _MODEL.rate(model_teams, ranks=list(ranks))
+    out: dict[Hashable, Rating] = {}
+    for team, rated in zip(clean, new, strict=True):
+        for member, r in zip(team, rated, strict=True):
+            if member.bot is None:
+                out[member.key] = Rating(float(r.mu), float(r.sigma))
+    return out
