@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 T = TypeVar("T")
 Work = Callable[[AsyncSession], Awaitable[Any]]
@@ -82,6 +82,8 @@ class CommitQueue:
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._session: AsyncSession | None = None
+        self._connection: AsyncConnection | None = None
         self.stats = WriterStats()
 
     async def start(self) -> None:
@@ -109,6 +111,7 @@ class CommitQueue:
             log.error("writer did not flush in time", extra={"event": "writer_flush_timeout"})
             self._task.cancel()
         self._task = None
+        await self._reset()
 
     async def _run(self) -> None:
         stop = False
@@ -164,13 +167,56 @@ class CommitQueue:
         self.stats.largest_batch = max(self.stats.largest_batch, size)
         self.stats.commit_seconds += time.perf_counter() - started
 
+    async def _open(self) -> AsyncSession:
+        """The writer's own session on its own connection, kept between transactions (checking
+        a connection out of the pool, with its pre-ping, for every commit costs more than the
+        commit itself under load)."""
+        if self._session is None:
+            engine = self._sessionmaker.kw["bind"]
+            self._connection = await engine.connect()
+            self._session = AsyncSession(bind=self._connection, expire_on_commit=False)
+        return self._session
+
+    async def _reset(self) -> None:
+        """Drop the connection after an error; the next transaction opens a new one."""
+        session, connection = self._session, self._connection
+        self._session = self._connection = None
+        for closeable in (session, connection):
+            if closeable is not None:
+                try:
+                    await closeable.close()
+                except Exception:
+                    log.warning("writer connection did not close cleanly", exc_info=True)
+
     async def _transaction(self, works: list[Work]) -> list[Any]:
-        async with self._sessionmaker() as session:
-            async with session.begin():
-                results = []
-                for work in works:
-                    results.append(await work(session))
-            return results
+        """Run ``works`` in order in one transaction; consecutive works of a type that has
+        ``write_many(session, works)`` (repository.RecordStep) are written in one go."""
+        session = await self._open()
+        try:
+            results = await self._run_works(session, works)
+        except BaseException:
+            await self._reset()
+            raise
+        session.expunge_all()
+        return results
+
+    async def _run_works(self, session: AsyncSession, works: list[Work]) -> list[Any]:
+        results: list[Any] = []
+        async with session.begin():
+            i = 0
+            while i < len(works):
+                kind = type(works[i])
+                write_many = getattr(kind, "write_many", None)
+                if write_many is None:
+                    results.append(await works[i](session))
+                    i += 1
+                    continue
+                j = i
+                while j < len(works) and type(works[j]) is kind:
+                    j += 1
+                results.extend(await write_many(session, works[i:j]))
+                i = j
+        return results
 
 
 def _settle(item: _Item, result: Any) -> None:

@@ -1,0 +1,652 @@
+"""``atout bench load``: how many moves a server carries, with real WebSocket clients.
+
+    atout bench load --tables 200 --pace 2 --duration 30
+
+It starts a server (``atout serve``, a fresh SQLite database in a temporary folder) on
+127.0.0.1, opens ``--tables`` tables of four browsers each in ``friends`` mode (each browser its
+own cookie and socket), and lets every client play random legal moves from its own view, each
+move ``--pace`` seconds after the client's turn came (0: at once). When a match ends, the four
+agree to a rematch and go on. It reports, over the measurement window:
+
+* moves/s acknowledged and delivered to all four seats;
+* latency from a move sent until all four seats have its ``update`` (p50, p99, max);
+* the server's CPU (user+system, in cores) and RSS (current and peak), from /proc;
+* the writer's transactions (group commit: moves per transaction).
+
+Then it starts a bare FastAPI app (one WebSocket endpoint that forwards each message to the four
+sockets of its table, no game, no database) and drives it with the same client, the same
+tables and pacing, and prints the ratio. ``--url`` measures a server that is already running
+instead (no CPU/RSS then unless ``--pid`` is given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from pathlib import Path
+from typing import Any
+
+SubParsers = Any
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def register(subparsers: SubParsers) -> None:
+    """Add ``load`` under ``atout bench`` (creating ``bench`` if no one did)."""
+    bench = subparsers.choices.get("bench")
+    if bench is None:
+        bench = subparsers.add_parser("bench", help="benchmarks")
+        bench.add_subparsers(dest="bench_command", required=True)
+    bench_sub = next(
+        action
+        for action in bench._actions  # argparse keeps its subparsers action there
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    p = bench_sub.add_parser(
+        "load",
+        help="server capacity with real WebSocket clients (tables of 4, random moves)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("--tables", type=int, default=50, help="tables of 4 clients (default 50)")
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="seconds a client waits after its turn comes before moving (default 1; 0 = at once)",
+    )
+    p.add_argument("--duration", type=float, default=20.0, help="measurement seconds (default 20)")
+    p.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
+    p.add_argument("--variant", default="classic", help="variant of the tables (default classic)")
+    p.add_argument("--url", help="measure this running server instead of starting one")
+    p.add_argument("--pid", type=int, help="with --url: the server's pid, for CPU and RSS")
+    p.add_argument(
+        "--database-url", help="database of the started server (default: a temporary SQLite file)"
+    )
+    p.add_argument(
+        "--no-group-commit",
+        action="store_true",
+        help="start the server with ATOUT_GROUP_COMMIT=false",
+    )
+    p.add_argument("--no-bare", action="store_true", help="skip the bare FastAPI comparison")
+    p.add_argument("--setup-concurrency", type=int, default=32, help="tables set up at once")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(func=cmd_bench_load)
+
+
+def cmd_bench_load(args: argparse.Namespace) -> int:
+    if args.tables < 1 or args.pace < 0 or args.duration <= 0:
+        print("atout: --tables >= 1, --pace >= 0, --duration > 0", file=sys.stderr)
+        return 2
+    try:
+        results = asyncio.run(run(args))
+    except BenchError as exc:
+        print(f"atout: bench load: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print_results(results)
+    return 0
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+# ----------------------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Process:
+    proc: subprocess.Popen[bytes]
+    base_url: str
+    log: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+
+
+async def wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    async with httpx.AsyncClient(timeout=2) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise BenchError(f"server exited during start-up:\n{log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url)).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise BenchError("server not healthy after 30 s")
+
+
+def _env(extra: dict[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env.update(extra)
+    return env
+
+
+async def start_atout(workdir: Path, args: argparse.Namespace) -> Process:
+    from app.persistence.migrate import upgrade_head
+
+    port = free_port()
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'atout.db'}"
+    upgrade_head(url)
+    log = workdir / "server.log"
+    env = _env(
+        {
+            "ATOUT_DATABASE_URL": url,
+            "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+            "ATOUT_LOG_LEVEL": "WARNING",
+            "ATOUT_BOT_WORKERS": "0",
+            "ATOUT_IDLE_ROOM_SECONDS": "3600",
+            "ATOUT_GROUP_COMMIT": "false" if args.no_group_commit else "true",
+        }
+    )
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=workdir,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    base = f"http://127.0.0.1:{port}"
+    await wait_healthy(base + "/healthz", proc, log)
+    return Process(proc, base, log)
+
+
+async def start_bare(workdir: Path) -> Process:
+    port = free_port()
+    log = workdir / "bare.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.web.bare:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ],
+            cwd=workdir,
+            env=_env({}),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    base = f"http://127.0.0.1:{port}"
+    await wait_healthy(base + "/healthz", proc, log)
+    return Process(proc, base, log)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (and of its reaped children), from /proc."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    utime, stime, cutime, cstime = (int(x) for x in fields[11:15])
+    return (utime + stime + cutime + cstime) / CLK_TCK
+
+
+def rss_mib(pid: int) -> tuple[float, float]:
+    """(current RSS, peak RSS) in MiB, from /proc/PID/status."""
+    current = peak = 0.0
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                current = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    return current, peak
+
+
+# ----------------------------------------------------------------------------- measurement
+
+
+@dataclass
+class Stats:
+    window: tuple[float, float] = (0.0, 0.0)
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    bytes_in: int = 0
+    messages_in: int = 0
+
+    def delivered(self, sent_at: float, now: float) -> None:
+        start, end = self.window
+        if start <= sent_at and now <= end:
+            self.moves += 1
+            self.latencies.append(now - sent_at)
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+@dataclass
+class Table:
+    """The four clients of one table share the send times of its moves."""
+
+    sent: dict[int, float] = field(default_factory=dict)  # version created -> time sent
+    got: dict[int, int] = field(default_factory=dict)  # version -> clients that have it
+
+    def receive(self, version: int, stats: Stats) -> None:
+        count = self.got.get(version, 0) + 1
+        if count < 4:
+            self.got[version] = count
+            return
+        self.got.pop(version, None)
+        sent_at = self.sent.pop(version, None)
+        if sent_at is not None:
+            stats.delivered(sent_at, time.monotonic())
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+# ----------------------------------------------------------------------------- atout clients
+
+
+class AtoutClient:
+    """One browser at a table: plays random legal moves from its own view."""
+
+    def __init__(
+        self, ws_base: str, cookie: str, table: Table, stats: Stats, pace: float, rng: random.Random
+    ) -> None:
+        self.ws_base, self.cookie = ws_base, cookie
+        self.table, self.stats, self.pace, self.rng = table, stats, pace, rng
+        self.version = 0
+        self.view: dict[str, Any] | None = None
+        self.room: dict[str, Any] | None = None
+        self.sent_for = -1
+        self.consented = ""
+        self.ids = 0
+
+    async def run(self, game_id: str, stop: asyncio.Event) -> None:
+        import websockets
+
+        while not stop.is_set():
+            async with websockets.connect(
+                f"{self.ws_base}/ws/{game_id}",
+                additional_headers={"Cookie": f"atout_id={self.cookie}"},
+                max_size=2**22,
+                open_timeout=60,
+                ping_interval=None,
+            ) as ws:
+                next_game = await self._play(ws, stop)
+            if next_game is None:
+                return
+            game_id = next_game
+            self.version, self.sent_for = 0, -1
+
+    async def _play(self, ws: Any, stop: asyncio.Event) -> str | None:
+        mover: asyncio.Task[None] | None = None
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                self.stats.bytes_in += len(raw)
+                self.stats.messages_in += 1
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind in ("state", "update"):
+                    self.version, self.view = msg["version"], msg["view"]
+                    if kind == "update":
+                        self.table.receive(msg["version"], self.stats)
+                    if "room" in msg:
+                        self.room = msg["room"]
+                elif kind == "room":
+                    self.room = msg["room"]
+                elif kind == "rematch":
+                    return str(msg["game_id"])
+                elif kind == "error":
+                    self.stats.error(msg["code"])
+                view = self.view
+                if view and view.get("legal") and self.sent_for != self.version:
+                    self.sent_for = self.version
+                    if mover is not None:
+                        mover.cancel()
+                    mover = asyncio.create_task(self._move(ws, self.version, view["legal"]))
+                consent = (self.room or {}).get("consent") or {}
+                if consent.get("kind") == "rematch" and self.consented != self.room["game_id"]:
+                    self.consented = self.room["game_id"]
+                    await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
+        finally:
+            if mover is not None:
+                mover.cancel()
+        return None
+
+    async def _move(self, ws: Any, version: int, legal: list[dict[str, Any]]) -> None:
+        if self.pace:
+            await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
+        self.ids += 1
+        action = self.rng.choice(legal)
+        self.table.sent[version + 1] = time.monotonic()
+        await ws.send(
+            json.dumps(
+                {"type": "action", "id": f"b{self.ids}", "version": version, "action": action}
+            )
+        )
+
+
+async def setup_table(base: str, variant: str, http: Any) -> tuple[str, list[str]]:
+    """Four browsers (cookies) and a friends game with all four seated."""
+    cookies = []
+    for _ in range(4):
+        response = await http.get(base + "/api/me")
+        set_cookie = response.headers.get("set-cookie", "")
+        if not set_cookie.startswith("atout_id="):
+            raise BenchError("the server did not give a browser identity")
+        cookies.append(set_cookie.split(";", 1)[0].split("=", 1)[1])
+    response = await http.post(
+        base + "/api/games",
+        json={"variant": variant, "mode": "friends", "options": _long_match(variant)},
+        headers={"Cookie": f"atout_id={cookies[0]}"},
+    )
+    if response.status_code != 201:
+        raise BenchError(f"cannot create a game: {response.text}")
+    game_id = response.json()["game_id"]
+    for cookie in cookies[1:]:
+        joined = await http.post(
+            f"{base}/api/games/{game_id}/join", headers={"Cookie": f"atout_id={cookie}"}
+        )
+        if joined.status_code != 200:
+            raise BenchError(f"cannot join: {joined.text}")
+    return game_id, cookies
+
+
+def _long_match(variant: str) -> dict[str, Any]:
+    return {"target": 5000} if variant in ("classic", "coinche") else {}
+
+
+async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) -> dict[str, Any]:
+    import httpx
+
+    ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+    stats = Stats()
+    stop = asyncio.Event()
+    rng = random.Random(1)
+    limits = httpx.Limits(max_connections=args.setup_concurrency)
+    setup_started = time.monotonic()
+    # no cookie jar: each request says which browser it is
+    no_jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+    async with httpx.AsyncClient(timeout=60, limits=limits, cookies=no_jar) as http:
+        semaphore = asyncio.Semaphore(args.setup_concurrency)
+
+        async def one() -> tuple[str, list[str]]:
+            async with semaphore:
+                return await setup_table(base, args.variant, http)
+
+        tables = await asyncio.gather(*(one() for _ in range(args.tables)))
+    tasks = []
+    for game_id, cookies in tables:
+        table = Table()
+        for cookie in cookies:
+            client = AtoutClient(
+                ws_base, cookie, table, stats, args.pace, random.Random(rng.random())
+            )
+            tasks.append(asyncio.create_task(client.run(game_id, stop)))
+    setup_seconds = time.monotonic() - setup_started
+    result = await _window(stats, args, pid, tasks, stop)
+    result["setup_seconds"] = round(setup_seconds, 1)
+    if pid is not None or args.url:
+        with contextlib.suppress(Exception):
+            async with httpx.AsyncClient(timeout=10) as http:
+                result["server_stats"] = (await http.get(base + "/api/stats")).json()
+    return result
+
+
+async def _window(
+    stats: Stats,
+    args: argparse.Namespace,
+    pid: int | None,
+    tasks: list[asyncio.Task[None]],
+    stop: asyncio.Event,
+) -> dict[str, Any]:
+    await asyncio.sleep(args.warmup)
+    start = time.monotonic()
+    stats.window = (start, start + args.duration)
+    cpu0 = cpu_seconds(pid) if pid else None
+    own0 = resource.getrusage(resource.RUSAGE_SELF)
+    bytes0, messages0 = stats.bytes_in, stats.messages_in
+    await asyncio.sleep(args.duration)
+    elapsed = time.monotonic() - start
+    cpu1 = cpu_seconds(pid) if pid else None
+    own1 = resource.getrusage(resource.RUSAGE_SELF)
+    rss = rss_mib(pid) if pid else None
+    stop.set()
+    await asyncio.sleep(0.5)  # deliveries of moves sent at the end of the window
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = stats.latencies
+    client_cpu = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+    out: dict[str, Any] = {
+        "moves": stats.moves,
+        "moves_per_s": round(stats.moves / elapsed, 1),
+        "latency_ms": {
+            "p50": round(1000 * _percentile(lat, 0.50), 2),
+            "p99": round(1000 * _percentile(lat, 0.99), 2),
+            "max": round(1000 * max(lat), 2) if lat else None,
+            "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        },
+        "messages_in_per_s": round((stats.messages_in - messages0) / elapsed, 1),
+        "mean_message_bytes": round(
+            (stats.bytes_in - bytes0) / max(1, stats.messages_in - messages0)
+        ),
+        "client_cpu_cores": round(client_cpu / elapsed, 2),
+        "errors": stats.errors,
+    }
+    if cpu0 is not None and cpu1 is not None and rss is not None:
+        out["server_cpu_cores"] = round((cpu1 - cpu0) / elapsed, 2)
+        out["server_rss_mib"] = round(rss[0], 1)
+        out["server_peak_rss_mib"] = round(rss[1], 1)
+    return out
+
+
+# ----------------------------------------------------------------------------- bare clients
+
+
+class BareClient:
+    """The same turn-taking against the bare endpoint: seat v % 4 moves after version v."""
+
+    def __init__(
+        self, seat: int, table: Table, stats: Stats, pace: float, rng: random.Random, pad: int
+    ):
+        self.seat, self.table, self.stats, self.pace, self.rng = seat, table, stats, pace, rng
+        self.pad = "x" * pad
+
+    async def run(self, url: str, stop: asyncio.Event, ready: asyncio.Event, start: bool) -> None:
+        import websockets
+
+        async with websockets.connect(
+            url, max_size=2**22, open_timeout=60, ping_interval=None
+        ) as ws:
+            await ready.wait()
+            if start:
+                await self._move(ws, 0)
+            mover: asyncio.Task[None] | None = None
+            try:
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 1.0)
+                    except TimeoutError:
+                        continue
+                    self.stats.bytes_in += len(raw)
+                    self.stats.messages_in += 1
+                    version = json.loads(raw)["version"]
+                    self.table.receive(version, self.stats)
+                    if version % 4 == self.seat:
+                        mover = asyncio.create_task(self._move(ws, version))
+            finally:
+                if mover is not None:
+                    mover.cancel()
+
+    async def _move(self, ws: Any, version: int) -> None:
+        if self.pace:
+            await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
+        self.table.sent[version + 1] = time.monotonic()
+        await ws.send(json.dumps({"type": "update", "version": version + 1, "pad": self.pad}))
+
+
+async def measure_bare(base: str, args: argparse.Namespace, pid: int, pad: int) -> dict[str, Any]:
+    ws_base = base.replace("http://", "ws://")
+    stats = Stats()
+    stop = asyncio.Event()
+    ready = asyncio.Event()
+    rng = random.Random(2)
+    tasks = []
+    for t in range(args.tables):
+        table = Table()
+        for seat in range(4):
+            client = BareClient(seat, table, stats, args.pace, random.Random(rng.random()), pad)
+            url = f"{ws_base}/ws/bare/t{t}"
+            tasks.append(asyncio.create_task(client.run(url, stop, ready, start=seat == 3)))
+    await asyncio.sleep(min(10.0, 0.5 + args.tables * 0.004))  # let the sockets open
+    ready.set()
+    return await _window(stats, args, pid, tasks, stop)
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    results: dict[str, Any] = {
+        "tables": args.tables,
+        "clients": 4 * args.tables,
+        "pace_s": args.pace,
+        "variant": args.variant,
+        "machine": machine(),
+    }
+    workdir = Path(tempfile.mkdtemp(prefix="atout-bench-"))
+    try:
+        if args.url:
+            results["atout"] = await measure_atout(args.url.rstrip("/"), args, args.pid)
+        else:
+            server = await start_atout(workdir, args)
+            try:
+                results["atout"] = await measure_atout(server.base_url, args, server.pid)
+            finally:
+                server.stop()
+            results["group_commit"] = not args.no_group_commit
+        if not args.no_bare:
+            bare = await start_bare(workdir)
+            try:
+                pad = int(results["atout"].get("mean_message_bytes") or 0)
+                results["bare"] = await measure_bare(bare.base_url, args, bare.pid, pad)
+                results["bare"]["message_bytes"] = pad
+            finally:
+                bare.stop()
+            a, b = results["atout"], results["bare"]
+            results["ratio"] = {
+                "moves_per_s": round(a["moves_per_s"] / b["moves_per_s"], 3)
+                if b["moves_per_s"]
+                else None,
+                "p50_latency": round(a["latency_ms"]["p50"] / b["latency_ms"]["p50"], 2)
+                if b["latency_ms"]["p50"]
+                else None,
+                "p99_latency": round(a["latency_ms"]["p99"] / b["latency_ms"]["p99"], 2)
+                if b["latency_ms"]["p99"]
+                else None,
+            }
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": model,
+        "python": sys.version.split()[0],
+        "kernel": os.uname().release,
+    }
+
+
+def print_results(r: dict[str, Any]) -> None:
+    m = r["machine"]
+    print(f"machine: {m['cpus']} x {m['cpu']}, Python {m['python']}")
+    print(f"tables: {r['tables']} x 4 clients, pace {r['pace_s']} s, variant {r['variant']}")
+    for name in ("atout", "bare"):
+        x = r.get(name)
+        if not x:
+            continue
+        lat = x["latency_ms"]
+        line = (
+            f"{name:6} {x['moves_per_s']:9.1f} moves/s  p50 {lat['p50']:7.2f} ms  "
+            f"p99 {lat['p99']:7.2f} ms  client CPU {x['client_cpu_cores']:.2f}"
+        )
+        if "server_cpu_cores" in x:
+            line += (
+                f"  server CPU {x['server_cpu_cores']:.2f} cores  RSS {x['server_rss_mib']:.0f} MiB"
+                f" (peak {x['server_peak_rss_mib']:.0f})"
+            )
+        print(line)
+        if x.get("errors"):
+            print(f"       errors: {x['errors']}")
+    stats = (r.get("atout") or {}).get("server_stats") or {}
+    if stats.get("writer"):
+        w = stats["writer"]
+        print(
+            f"writer: {w['transactions']} transactions for {w['works']} writes "
+            f"(mean batch {w['mean_batch']}, largest {w['largest_batch']}, "
+            f"mean commit {w['mean_commit_ms']} ms)"
+        )
+    if r.get("ratio"):
+        x = r["ratio"]
+        print(
+            f"atout/bare: moves/s x{x['moves_per_s']}, p50 latency x{x['p50_latency']}, "
+            f"p99 latency x{x['p99_latency']}"
+        )
