@@ -30,7 +30,7 @@ from app import __version__
 SubParsers = Any  # argparse._SubParsersAction, which is private
 Register = Callable[[SubParsers], None]
 
-PLUGIN_MODULES: tuple[str, ...] = ("app.engine.cli", "app.web.loadbench")
+PLUGIN_MODULES: tuple[str, ...] = ("app.engine.cli", "app.bots.cli", "app.web.loadbench")
 
 
 def _error(message: str) -> int:

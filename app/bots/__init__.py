@@ -1,7 +1,8 @@
 """Computer players. A bot sees exactly a seat view (RULES.md §13), never the full state.
 
 ``choose_action(view, level, rng)`` returns one of ``view["legal"]`` (an action in the JSON form
-of RULES.md §12).  It is a pure function of its inputs, so it can run in a worker process.
+of RULES.md §12).  It is a pure function of its inputs (and, for ``hard``, of its work budget),
+so it can run in a worker process.  See docs/bots.md.
 """
 
 from __future__ import annotations
@@ -12,9 +13,39 @@ from typing import Any
 LEVELS = ("easy", "medium", "hard")
 
 
-def choose_action(view: dict[str, Any], level: str, rng: random.Random) -> dict[str, Any]:
-    """The action the bot of ``level`` takes in ``view`` (a seat view where it is to act)."""
-    legal = view["legal"]
+def choose_action(
+    view: dict[str, Any],
+    level: str,
+    rng: random.Random,
+    *,
+    budget_ms: float | None = None,
+) -> dict[str, Any]:
+    """The action the bot of ``level`` takes in ``view`` (a seat view where it is to act).
+
+    ``budget_ms`` sets the hard bot's thinking budget (default ~120 ms of work on one core);
+    the other levels ignore it.
+    """
+    legal = view.get("legal") or []
     if not legal:
         raise ValueError("the bot is not to act in this view")
-    return dict(rng.choice(legal))
+    if len(legal) == 1:
+        return dict(legal[0])
+    if level == "easy":
+        from .easy import choose
+    elif level == "medium":
+        from .medium import choose
+    elif level == "hard":
+        from .hard import choose as hard_choose
+
+        return _checked(hard_choose(view, rng, budget_ms=budget_ms), legal)
+    else:
+        raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
+    return _checked(choose(view, rng), legal)
+
+
+def _checked(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return ``action`` if it is one of ``legal``; a bot bug must never reach the engine."""
+    for a in legal:
+        if a == action:
+            return dict(a)
+    raise AssertionError(f"bot chose an action that is not legal: {action!r}")

@@ -1,0 +1,254 @@
+"""The hard bot: search over sampled worlds (determinized Monte Carlo).
+
+Card play: draw worlds consistent with the seat's knowledge (``sampler``), and in each
+world score every legal card by a playout of the rest of the deal with the heuristic
+rollout policy (``sim.policy_card``); the same random numbers serve every card of a world
+(common random numbers).  In the last tricks each world is solved exactly instead
+(``solver``).  The card with the best mean value wins; the medium bot's choice gets a
+small bonus, which settles near-ties the sensible way.
+
+Bidding: ``hard_bidding`` simulates the deal for each candidate contract (see there).
+
+Work is counted in *units* (one card played in a playout, one node of the solver), so a
+decision is a deterministic function of the view and the random generator.  A wall-clock
+safety deadline only cuts the search short on an overloaded machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import medium
+from .common import (
+    belote_points,
+    best_declare,
+    declaration_points,
+    play_action,
+    public_voids,
+    seat_declarations,
+    table_of,
+)
+from .knowledge import Knowledge, bits, read_view
+from .sampler import World, sample_world
+from .score import Scorer
+from .sim import Deal, Table, play_card, playout
+from .solver import Budget, solve
+
+# Work units per decision.  Calibrated so that a decision takes ~100-150 ms on one core of
+# the reference machine (docs/benchmarks.md); ``budget_ms`` scales it.
+UNITS_PER_MS = 200
+WORLD_UNITS = 30  # drawing a world and setting it up, in units
+DEFAULT_BUDGET_MS = 120
+SAFETY_FACTOR = 4.0  # wall-clock deadline = SAFETY_FACTOR x budget_ms, at least MIN_DEADLINE_S
+MIN_DEADLINE_S = 0.3
+MAX_DEADLINE_S = 0.9
+MEDIUM_BONUS = 0.75  # points added to the medium bot's card (tie-break towards sense)
+ROLLOUT_NUMBERS = 64
+
+
+@dataclass(slots=True)
+class Budgeter:
+    units: int
+    deadline: float
+
+    def spend(self, units: int) -> None:
+        self.units -= units
+
+    def done(self) -> bool:
+        return self.units <= 0 or time.perf_counter() > self.deadline
+
+
+def make_budget(budget_ms: float | None) -> Budgeter:
+    ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    deadline = min(max(ms * SAFETY_FACTOR / 1000.0, MIN_DEADLINE_S), MAX_DEADLINE_S)
+    return Budgeter(int(ms * UNITS_PER_MS), time.perf_counter() + deadline)
+
+
+def choose(
+    view: dict[str, Any], rng: random.Random, budget_ms: float | None = None
+) -> dict[str, Any]:
+    k = read_view(view)
+    legal = k.legal
+    if len(legal) == 1:
+        return dict(legal[0])
+    if k.phase == "play":
+        decl = best_declare(k)
+        if decl is not None:
+            return decl
+        return play_action(k, choose_card(k, rng, make_budget(budget_ms)))
+    if k.phase == "bidding":
+        from .bidding import hard_bid
+
+        return hard_bid(k, rng, make_budget(budget_ms))
+    return medium.choose_k(k, rng)
+
+
+# ---------------------------------------------------------------------- card play
+
+
+def world_deal(k: Knowledge, w: World, voids: list[int]) -> Deal:
+    """The fast-path position of a sampled world."""
+    hands = w.hands[:]
+    reveal: dict[int, int] = {}
+    owner: dict[int, int] = {}
+    if k.variant == "duel":
+        hands = [k.hand if s == k.seat else k.known[s] for s in range(k.n)]
+        for j, slot in enumerate(k.slots):
+            downs = bits(w.assign[j])
+            for cover, down in zip(k.duel_covers[slot.owner], downs, strict=True):
+                reveal[cover] = down
+                owner[down] = slot.owner
+    won = [0] * k.n
+    tricks = [0] * k.n
+    for t in k.tricks:
+        won[t.winner] += t.points
+        tricks[t.winner] += 1
+    return Deal(
+        hands=hands,
+        trick=k.trick_cards(),
+        leader=k.leader,
+        played=k.played,
+        won=won,
+        tricks=tricks,
+        tricks_left=k.tricks_left(),
+        voids=voids[:],
+        reveal=reveal,
+        owner=owner,
+    )
+
+
+def world_scorer(
+    k: Knowledge, w: World, cache: dict[Any, Scorer]
+) -> tuple[Scorer, tuple[int, ...]]:
+    assert k.contract is not None
+    hands = w.hands
+    if k.variant == "duel":
+        decl = (0,) * k.sides
+        bel = (0,) * k.sides
+    else:
+        decl = declaration_points(k, seat_declarations(k, hands))
+        bel = belote_points(k, hands)
+    extra = [0] * k.sides
+    if k.variant == "bela" and k.n == 3:
+        taker_side = k.side_of[k.contract.taker]
+        discard = 0
+        for j, slot in enumerate(k.slots):
+            if slot.name == "discard":
+                discard = w.assign[j]
+        for c in bits(discard | (k.aside_known if k.contract.taker == k.seat else 0)):
+            extra[taker_side] += k.points[c]
+    key = (decl, bel, tuple(extra))
+    sc = cache.get(key)
+    if sc is None:
+        sc = Scorer(
+            k.variant,
+            k.contract,
+            k.side_of,
+            k.total_tricks,
+            decl,
+            bel,
+            tie_rule=k.rules.options.get("tie_rule", "fall"),
+            extra=tuple(extra),
+        )
+        cache[key] = sc
+    return sc, tuple(extra)
+
+
+def solve_threshold(k: Knowledge) -> int:
+    """Cards left (all seats, the trick in progress included) from which worlds are solved."""
+    if k.n == 4:
+        return 16
+    if k.n == 3:
+        return 15
+    return 14
+
+
+def choose_card(k: Knowledge, rng: random.Random, budget: Budgeter) -> int:
+    legal_mask = k.legal_cards()
+    moves = bits(legal_mask)
+    if len(moves) == 1:
+        return moves[0]
+    table = table_of(k)
+    moves = _sensible(k, moves)
+    if len(moves) == 1:
+        return moves[0]
+    default = medium.choose_card(k, rng)
+    scores = card_values(k, rng, budget, moves, table)
+    best = max(moves, key=lambda c: (scores[c] + (MEDIUM_BONUS if c == default else 0.0), -c))
+    return best
+
+
+def _sensible(k: Knowledge, moves: list[int]) -> list[int]:
+    """Drop the moves no good player considers: trumping the partner's trick when it is
+    already won for sure and a plain card may be played instead."""
+    if not k.trick or not (0 <= k.trump < 4) or k.n != 4:
+        return moves
+    w_seat, best = k.trick_winner()
+    led = k.trick[0][1] >> 3
+    if w_seat != k.partner() or led == k.trump:
+        return moves
+    f = medium.Facts(k)
+    if len(k.trick) != 3 and not medium.secure(f, best, led):
+        return moves
+    plain = [c for c in moves if c >> 3 != k.trump]
+    return plain or moves
+
+
+def card_values(
+    k: Knowledge, rng: random.Random, budget: Budgeter, moves: list[int], table: Table
+) -> dict[int, float]:
+    """Mean value of each card over the sampled worlds (for this seat's side)."""
+    side = k.my_side
+    voids = public_voids(k)
+    totals = {c: 0.0 for c in moves}
+    worlds = 0
+    cache: dict[Any, Scorer] = {}
+    cards_left = sum(k.hand_counts) + len(k.trick)
+    if k.variant == "duel":
+        cards_left += sum(len(c) for c in k.duel_covers)
+    exact = cards_left <= solve_threshold(k)
+    likelihood = None
+    from .bidding import bid_likelihood
+
+    likelihood = bid_likelihood
+    max_nodes = max(400, budget.units // 6)
+    while True:
+        w = sample_world(k, rng, likelihood)
+        budget.spend(WORLD_UNITS)
+        d = world_deal(k, w, voids)
+        scorer, extra = world_scorer(k, w, cache)
+        values: list[float] | None = None
+        if exact:
+            try:
+                values, nodes = solve(
+                    d,
+                    table,
+                    lambda p, t, s=scorer: s.value_sides(p, t, side),
+                    side,
+                    moves,
+                    extra,
+                    max_nodes=max_nodes,
+                )
+                budget.spend(nodes)
+            except Budget:
+                budget.spend(max_nodes)
+                exact = False
+        if values is None:
+            rnd = [rng.random() for _ in range(ROLLOUT_NUMBERS)]
+            values = []
+            for c in moves:
+                dd = d.copy()
+                play_card(dd, c, table)
+                left = sum(h.bit_count() for h in dd.hands)
+                playout(dd, table, rnd)
+                budget.spend(left)
+                values.append(scorer.value(dd.won, dd.tricks, side))
+        for c, v in zip(moves, values, strict=True):
+            totals[c] += v
+        worlds += 1
+        if budget.done() or (exact and worlds >= 48):
+            break
+    return {c: totals[c] / worlds for c in moves}

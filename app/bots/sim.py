@@ -1,0 +1,469 @@
+"""Fast card play on bitmasks for the bots: legal cards, a heuristic policy, playouts.
+
+A :class:`Table` holds the fixed facts of a deal's card play (contract, flags, point
+scale, sides); a :class:`Deal` is one complete, fully known position (a sampled "world"):
+every seat's playable cards, the trick in progress, the cards played, and in ``duel`` the
+face-down cards each played card will free.  ``playout`` plays a deal to the end with the
+heuristic policy of :func:`policy_card` and returns card points and tricks per seat.
+
+The policy uses only what the player to move could know: its own hand, the cards played
+(hence which cards are masters) and the suits each seat has shown void in during the
+playout.  It is the rollout policy of the hard bot; the medium bot has richer rules of
+its own (``medium.py``).
+
+Everything follows ``app.engine.play.legal_mask`` exactly (tests compare them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.engine.cards import (
+    ABOVE_PLAIN,
+    ABOVE_TRUMP,
+    PLAIN_STRENGTH,
+    SUIT_MASK,
+    TRUMP_STRENGTH,
+)
+from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags
+
+BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def low_card(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def cards_in(mask: int) -> list[int]:
+    out = []
+    for s in (0, 8, 16, 24):
+        b = (mask >> s) & 255
+        if b:
+            for i in BITS[b]:
+                out.append(s + i)
+    return out
+
+
+class Table:
+    """The fixed facts of one deal's card play, with tables precomputed for speed."""
+
+    __slots__ = (
+        "above",
+        "cheap",
+        "desc",
+        "n",
+        "overtake_plain",
+        "partner_exc",
+        "points",
+        "side_of",
+        "sides",
+        "strength",
+        "taker",
+        "total_tricks",
+        "trump",
+        "trump_mask",
+        "undertrump",
+        "value",
+    )
+
+    def __init__(
+        self,
+        n: int,
+        trump: int,
+        flags: PlayFlags,
+        points: tuple[int, ...],
+        side_of: tuple[int, ...],
+        total_tricks: int,
+        taker: int,
+    ) -> None:
+        self.n = n
+        self.trump = trump
+        self.overtake_plain = flags.overtake_plain
+        self.partner_exc = flags.partner_exception and n == 4
+        self.undertrump = flags.must_undertrump
+        self.points = points
+        self.side_of = side_of
+        self.sides = max(side_of) + 1
+        self.total_tricks = total_tricks
+        self.taker = taker
+        self.trump_mask = SUIT_MASK[trump] if trump < 4 else 0
+        self.strength = tuple(
+            (TRUMP_STRENGTH if _is_trumpy(c >> 3, trump) else PLAIN_STRENGTH)[c & 7]
+            for c in range(32)
+        )
+        self.above = tuple(
+            (ABOVE_TRUMP if _is_trumpy(c >> 3, trump) else ABOVE_PLAIN)[c] for c in range(32)
+        )
+        self.desc = tuple(
+            tuple(sorted(range(8 * s, 8 * s + 8), key=lambda c: -self.strength[c]))
+            for s in range(4)
+        )
+        # "value" of holding a card: its points, trumps and strength on top (discard order)
+        self.value = tuple(
+            points[c] * 4 + self.strength[c] + (60 if (self.trump_mask >> c) & 1 else 0)
+            for c in range(32)
+        )
+        self.cheap = tuple(sorted(range(32), key=lambda c: self.value[c]))
+
+
+def _is_trumpy(suit: int, trump: int) -> bool:
+    return trump == ALL_TRUMP or suit == trump
+
+
+def cheapest(mask: int, t: Table) -> int:
+    """The card of ``mask`` one minds least giving away."""
+    for c in t.cheap:
+        if (mask >> c) & 1:
+            return c
+    raise ValueError("empty mask")
+
+
+def dearest(mask: int, t: Table) -> int:
+    for c in reversed(t.cheap):
+        if (mask >> c) & 1:
+            return c
+    raise ValueError("empty mask")
+
+
+def strongest(mask: int, t: Table) -> int:
+    """Strongest card of ``mask`` (cards of one suit, or any: the strongest by order key)."""
+    best = -1
+    bs = -1
+    for c in cards_in(mask):
+        s = t.strength[c]
+        if s > bs:
+            best, bs = c, s
+    return best
+
+
+def weakest(mask: int, t: Table) -> int:
+    best = -1
+    bs = 99
+    for c in cards_in(mask):
+        s = t.strength[c] + (16 if (t.trump_mask >> c) & 1 else 0)
+        if s < bs:
+            best, bs = c, s
+    return best
+
+
+def beats(card: int, best: int, t: Table) -> bool:
+    """``card`` played now takes the trick from ``best`` (the card winning so far)."""
+    if (card ^ best) >> 3 == 0:
+        return t.strength[card] > t.strength[best]
+    return (t.trump_mask >> card) & 1 == 1
+
+
+def allowed_cards(hand: int, trick: list[int], best: int, partner_master: bool, t: Table) -> int:
+    """The legal cards (``play.legal_mask``), given the trick's current winning card."""
+    if not trick:
+        return hand
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASK[led]
+    trump = t.trump
+    if trump == NO_TRUMP:
+        return follow or hand
+    if trump == ALL_TRUMP:
+        if follow:
+            return (follow & ABOVE_TRUMP[best]) or follow
+        return hand
+    best_is_trump = best >> 3 == trump
+    if follow:
+        if led == trump:
+            return (follow & ABOVE_TRUMP[best]) or follow
+        if t.overtake_plain and not best_is_trump:
+            return (follow & ABOVE_PLAIN[best]) or follow
+        return follow
+    if led == trump:
+        return hand
+    if t.partner_exc and partner_master:
+        return hand
+    trumps = hand & t.trump_mask
+    if not trumps:
+        return hand
+    if best_is_trump:
+        return (trumps & ABOVE_TRUMP[best]) or (trumps if t.undertrump else hand)
+    return trumps
+
+
+@dataclass(slots=True)
+class Deal:
+    """A fully known position of the card play (one sampled world)."""
+
+    hands: list[int]
+    trick: list[int]
+    leader: int
+    played: int  # all cards played so far, the trick in progress included
+    won: list[int]  # card points won per seat so far (last trick's 10 included)
+    tricks: list[int]  # tricks won per seat so far
+    tricks_left: int  # tricks to complete, the one in progress included
+    voids: list[int] = field(default_factory=list)  # per seat: bitmask 1 << suit shown void
+    reveal: dict[int, int] = field(default_factory=dict)  # duel: played card -> freed card
+    owner: dict[int, int] = field(default_factory=dict)  # duel: freed card -> seat
+
+    def copy(self) -> Deal:
+        return Deal(
+            self.hands[:],
+            self.trick[:],
+            self.leader,
+            self.played,
+            self.won[:],
+            self.tricks[:],
+            self.tricks_left,
+            self.voids[:] if self.voids else [0] * len(self.hands),
+            self.reveal,
+            self.owner,
+        )
+
+
+def trick_best(trick: list[int], t: Table) -> tuple[int, int]:
+    """(index, card) winning the trick so far."""
+    best_i = 0
+    best = trick[0]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if beats(c, best, t):
+            best_i, best = i, c
+    return best_i, best
+
+
+def policy_card(
+    d: Deal, seat: int, allowed: int, best_i: int, best: int, t: Table, r: float
+) -> int:
+    """The rollout policy: cheap, sensible Belote play from public facts and own hand.
+
+    ``r`` in [0, 1) drives the few random choices (so that callers can reuse numbers).
+    """
+    if allowed & (allowed - 1) == 0:
+        return low_card(allowed)
+    if r < 0.06:  # a little noise keeps playouts from being all alike
+        cs = cards_in(allowed)
+        return cs[int(r / 0.06 * len(cs))]
+    hand = d.hands[seat]
+    trick = d.trick
+    outside = ~d.played & ~hand & 0xFFFFFFFF
+    tm = t.trump_mask
+    n = t.n
+    if not trick:
+        return _lead(d, seat, hand, outside, t, r)
+    k = len(trick)
+    winner = (d.leader + best_i) % n
+    last = k == n - 1
+    partner_wins = n == 4 and (winner - seat) % 4 == 2
+    if partner_wins:
+        safe = last or not (t.above[best] & outside)
+        if safe and not last and tm and not (best >> 3 == t.trump):
+            # a master in a plain suit may still be trumped by a later opponent
+            led = trick[0] >> 3
+            for i in range(1, n - k):
+                s2 = (seat + i) % n
+                if (d.voids[s2] >> led) & 1 and outside & tm and (s2 - seat) % 2 == 1:
+                    safe = False
+        if safe:
+            # throw points, keeping trumps and masters when possible
+            best_c = -1
+            best_v = -999
+            for c in cards_in(allowed):
+                v = t.points[c] * 2
+                if (tm >> c) & 1:
+                    v -= 30
+                elif not (t.above[c] & outside) and t.points[c] >= 10:
+                    v -= 12  # a master: it may win a trick of its own later
+                if beats(c, best, t):
+                    v -= 1
+                if v > best_v:
+                    best_c, best_v = c, v
+            return best_c
+        return cheapest(allowed, t)
+    winners = 0
+    for c in cards_in(allowed):
+        if beats(c, best, t):
+            winners |= 1 << c
+    if winners:
+        if last:
+            return weakest(winners, t)
+        # later players may still beat us: win with a master (or a trump on a plain lead)
+        led = trick[0] >> 3
+        masters = 0
+        for c in cards_in(winners):
+            if not (t.above[c] & outside):
+                masters |= 1 << c
+        if masters:
+            plain_masters = masters & ~tm
+            if plain_masters and led != t.trump and tm and outside & tm:
+                # could be trumped by a later opponent void in the suit
+                for i in range(1, n - k):
+                    s2 = (seat + i) % n
+                    if (d.voids[s2] >> led) & 1 and not (n == 4 and (s2 - seat) % 4 == 2):
+                        masters &= tm
+                        break
+            if masters:
+                return weakest(masters, t)
+        if winners == allowed:
+            return weakest(winners, t)
+        pts = 0
+        for c in trick:
+            pts += t.points[c]
+        if winners & tm and not (best >> 3 == t.trump) and pts >= 10:
+            return weakest(winners & tm, t)
+        return cheapest(allowed & ~winners, t)
+    return cheapest(allowed, t)
+
+
+def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> int:
+    tm = t.trump_mask
+    n = t.n
+    attack = t.side_of[seat] == t.side_of[t.taker]
+    partner = (seat + 2) % 4 if n == 4 else -1
+    if tm:
+        my_trumps = hand & tm
+        out_trumps = outside & tm
+        if attack and my_trumps and out_trumps:
+            top = strongest(my_trumps, t)
+            if not (t.above[top] & outside):
+                return top
+            if my_trumps.bit_count() >= out_trumps.bit_count() + 2:
+                return weakest(my_trumps, t)
+    # cash plain masters, unless an opponent is void there and may trump
+    best_c = -1
+    best_v = -1
+    for s in range(4):
+        suit_cards = hand & SUIT_MASK[s] & ~tm
+        if not suit_cards:
+            continue
+        top = strongest(suit_cards, t)
+        if t.above[top] & outside:
+            continue
+        if not (outside & SUIT_MASK[s]) and tm and outside & tm:
+            continue  # nobody can follow: an opponent would trump a master for nothing
+        risky = False
+        if tm and outside & tm:
+            for o in range(n):
+                if o != seat and o != partner and (d.voids[o] >> s) & 1:
+                    risky = True
+        if risky:
+            continue
+        v = t.points[top] + 1
+        if v > best_v:
+            best_c, best_v = top, v
+    if best_c >= 0:
+        return best_c
+    # otherwise a low card, from a plain suit where possible, preferring partner's voids
+    plain = hand & ~tm
+    pool = plain if plain else hand
+    if partner >= 0 and tm and plain:
+        ruffs = 0
+        for s in range(4):
+            if (d.voids[partner] >> s) & 1:
+                ruffs |= plain & SUIT_MASK[s]
+        if ruffs and not attack:
+            pool = ruffs
+    # avoid leading away from a ten (T without the A): prefer suits without a lone ten
+    cands = []
+    for s in range(4):
+        sc = pool & SUIT_MASK[s]
+        if sc:
+            cands.append(sc)
+    cands.sort(key=lambda m: t.value[cheapest(m, t)])
+    pick = cands[0] if r < 0.7 or len(cands) == 1 else cands[1]
+    return cheapest(pick, t)
+
+
+def playout(d: Deal, t: Table, rnd: list[float], start: int = 0) -> Deal:
+    """Play ``d`` (changed in place) to the end with the policy; return it."""
+    n = t.n
+    hands = d.hands
+    points = t.points
+    reveal = d.reveal
+    owner = d.owner
+    voids = d.voids
+    nr = len(rnd)
+    ri = start
+    partner_exc = t.partner_exc
+    while d.tricks_left:
+        trick = d.trick
+        leader = d.leader
+        k = len(trick)
+        if k:
+            best_i, best = trick_best(trick, t)
+        else:
+            best_i, best = 0, -1
+        while k < n:
+            seat = (leader + k) % n
+            hand = hands[seat]
+            if k:
+                pm = partner_exc and (best_i - k) % 4 == 2
+                allowed = allowed_cards(hand, trick, best, pm, t)
+            else:
+                allowed = hand
+            card = policy_card(d, seat, allowed, best_i, best, t, rnd[ri % nr])
+            ri += 1
+            if k and card >> 3 != trick[0] >> 3:
+                voids[seat] |= 1 << (trick[0] >> 3)
+            hands[seat] = hand & ~(1 << card)
+            d.played |= 1 << card
+            trick.append(card)
+            if k == 0:
+                best_i, best = 0, card
+            elif beats(card, best, t):
+                best_i, best = k, card
+            k += 1
+        w = (leader + best_i) % n
+        pts = 0
+        for c in trick:
+            pts += points[c]
+        d.tricks_left -= 1
+        if not d.tricks_left:
+            pts += 10
+        d.won[w] += pts
+        d.tricks[w] += 1
+        if reveal:
+            for c in trick:
+                freed = reveal.get(c)
+                if freed is not None:
+                    hands[owner[freed]] |= 1 << freed
+        d.trick = []
+        d.leader = w
+    return d
+
+
+def play_card(d: Deal, card: int, t: Table) -> None:
+    """Play ``card`` by the seat to move (assumed legal), completing the trick if full."""
+    n = t.n
+    trick = d.trick
+    seat = (d.leader + len(trick)) % n
+    if trick and card >> 3 != trick[0] >> 3:
+        d.voids[seat] |= 1 << (trick[0] >> 3)
+    d.hands[seat] &= ~(1 << card)
+    d.played |= 1 << card
+    trick.append(card)
+    if len(trick) == n:
+        best_i, _ = trick_best(trick, t)
+        w = (d.leader + best_i) % n
+        pts = 0
+        for c in trick:
+            pts += t.points[c]
+        d.tricks_left -= 1
+        if not d.tricks_left:
+            pts += 10
+        d.won[w] += pts
+        d.tricks[w] += 1
+        if d.reveal:
+            for c in trick:
+                freed = d.reveal.get(c)
+                if freed is not None:
+                    d.hands[d.owner[freed]] |= 1 << freed
+        d.trick = []
+        d.leader = w
+
+
+def to_move(d: Deal, t: Table) -> int:
+    return (d.leader + len(d.trick)) % t.n
+
+
+def legal_now(d: Deal, t: Table) -> int:
+    seat = to_move(d, t)
+    if not d.trick:
+        return d.hands[seat]
+    best_i, best = trick_best(d.trick, t)
+    pm = t.partner_exc and (best_i - len(d.trick)) % 4 == 2
+    return allowed_cards(d.hands[seat], d.trick, best, pm, t)

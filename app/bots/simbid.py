@@ -1,0 +1,247 @@
+"""The hard bot's bidding: simulate the deal for each candidate contract.
+
+For each sampled world (hidden cards placed consistently with the auction so far), the
+deal is completed as the variant deals it (classic: the turn-up and the rest of the
+stock; bulgarian: the last three cards each; bela: talons, the 3-player middle cards and
+the caller's discard; duel: the face-down cards), then every candidate contract is
+played out by the rollout policy and scored by the engine's scoring rules:
+
+* each legal bid, with this seat as taker;
+* passing: the contract standing now (or nothing, 0, when there is none);
+* a double / redouble: the standing contract with its multiplier.
+
+All candidates share the same worlds and random numbers, so their differences are far
+less noisy than their values.  The medium bot's choice stands unless another candidate
+beats it by ``MARGIN`` (scaled to the variant's points).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.engine.actions import Bid, Double, Pass, Redouble, action_from_json
+from app.engine.variants.base import DENOM_TRUMP, points_table
+
+from .bidding import (
+    choose_discard,
+    medium_bid,
+    score_outcome,
+    world_declarations,
+)
+from .knowledge import Knowledge, bits
+from .sampler import sample_world
+from .sim import Deal, Table, playout
+
+MARGIN = {"classic": 6.0, "coinche": 8.0, "bulgarian": 0.6, "bela": 6.0, "duel": 6.0}
+MIN_WORLDS = 2
+WORLD_UNITS = 30
+MAX_WORLDS = 400
+
+
+def _current(k: Knowledge) -> tuple[int, str | None, int | None, int]:
+    """(holder, denom, value, multiplier) of the standing bid."""
+    seat, denom, value, mult = -1, None, None, 1
+    for s, a in k.bids:
+        if isinstance(a, Bid):
+            seat, denom, value, mult = s, a.contract, a.value, 1
+        elif isinstance(a, Double):
+            mult = 2
+        elif isinstance(a, Redouble):
+            mult = 4
+    return seat, denom, value, mult
+
+
+def _scenarios(
+    k: Knowledge, also: dict[str, Any] | None = None
+) -> list[tuple[dict[str, Any], str | None, int, int | None, int]]:
+    """(action, denom, taker, value, multiplier) for each legal action worth simulating."""
+    holder, denom, value, mult = _current(k)
+    out: list[tuple[dict[str, Any], str | None, int, int | None, int]] = []
+    coinche_values: dict[str, list[int]] = {}
+    for a in k.legal:
+        act = action_from_json(a)
+        if isinstance(act, Pass):
+            out.append((dict(a), denom, holder, value, mult))
+        elif isinstance(act, Bid):
+            if k.variant == "coinche":
+                coinche_values.setdefault(act.contract, []).append(act.value or 0)
+                continue
+            out.append((dict(a), act.contract, k.seat, None, 1))
+        elif isinstance(act, Double):
+            out.append((dict(a), denom, holder, value, 2))
+        elif isinstance(act, Redouble):
+            out.append((dict(a), denom, holder, value, 4))
+    for d, values in coinche_values.items():
+        values.sort()
+        # the few lowest legal values and a spread above them (the estimate picks one)
+        keep = values[:6] + [v for v in values[6:] if v in (160, 250)]
+        if also and also.get("type") == "bid" and also.get("contract") == d:
+            v_also = 250 if also.get("value") == "capot" else int(also.get("value") or 0)
+            if v_also not in keep:
+                keep.append(v_also)
+        for v in keep:
+            out.append(
+                (
+                    {"type": "bid", "contract": d, "value": "capot" if v == 250 else v},
+                    d,
+                    k.seat,
+                    v,
+                    1,
+                )
+            )
+    return out
+
+
+def _complete(
+    k: Knowledge, assign: list[int], taker: int, trump: int, rng: random.Random
+) -> tuple[list[int], dict[int, int], dict[int, int], int]:
+    """Final hands of a world for ``taker`` (and duel reveal maps, discard points)."""
+    n = k.n
+    hands = [0] * n
+    hands[k.seat] = k.hand
+    for s in range(n):
+        if s != k.seat:
+            hands[s] |= k.known[s]
+    stock: list[int] = []
+    middle = 0
+    reveal: dict[int, int] = {}
+    owner: dict[int, int] = {}
+    for j, slot in enumerate(k.slots):
+        m = assign[j]
+        if slot.name in ("hand", "talon"):
+            hands[slot.owner] |= m
+        elif slot.name == "stock":
+            stock = bits(m)
+            rng.shuffle(stock)
+        elif slot.name == "middle":
+            middle = m
+        elif slot.name == "down":
+            downs = bits(m)
+            for cover, down in zip(k.duel_covers[slot.owner], downs, strict=True):
+                reveal[cover] = down
+                owner[down] = slot.owner
+    if k.variant == "classic" and k.upcard >= 0:
+        hands[taker] |= 1 << k.upcard
+        i = 0
+        for s in [(k.eldest + x) % n for x in range(n)]:
+            want = 2 if s == taker else 3
+            for c in stock[i : i + want]:
+                hands[s] |= 1 << c
+            i += want
+    elif k.variant == "bulgarian" and stock:
+        i = 0
+        for s in [(k.eldest + x) % n for x in range(n)]:
+            for c in stock[i : i + 3]:
+                hands[s] |= 1 << c
+            i += 3
+    discard_pts = 0
+    if k.variant == "bela" and n == 3:
+        full = hands[taker] | middle
+        pts = points_table(trump)
+        drop = choose_discard(full, trump, pts)
+        hands[taker] = full & ~drop
+        discard_pts = sum(pts[c] for c in bits(drop))
+    return hands, reveal, owner, discard_pts
+
+
+def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
+    fallback = medium_bid(k, rng)
+    scenarios = _scenarios(k, fallback)
+    if len(scenarios) <= 1:
+        return fallback
+    from .bidding import bid_likelihood
+
+    plays = sorted({(d, t) for _, d, t, _, _ in scenarios if d is not None})
+    values: list[list[float]] = [[] for _ in scenarios]
+    worlds = 0
+    side = k.my_side
+    tie_rule = k.rules.options.get("tie_rule", "fall")
+    tables: dict[tuple[str, int], Table] = {}
+    for d, t in plays:
+        from app.engine.state import Contract
+
+        c = Contract(d, DENOM_TRUMP[d], t)
+        tables[(d, t)] = Table(
+            k.n, DENOM_TRUMP[d], k.rules.flags(c), k.rules.points(c), k.side_of, k.total_tricks, t
+        )
+    while worlds < MAX_WORLDS:
+        w = sample_world(k, rng, bid_likelihood, tries=6)
+        budget.spend(WORLD_UNITS)
+        rnd = [rng.random() for _ in range(64)]
+        outcomes: dict[tuple[str, int], tuple[Any, ...]] = {}
+        for d, t in plays:
+            trump = DENOM_TRUMP[d]
+            hands, reveal, owner, extra = _complete(k, w.assign, t, trump, rng)
+            table = tables[(d, t)]
+            decl, bel = world_declarations(k, hands, trump)
+            deal = Deal(
+                hands[:],
+                [],
+                k.eldest,
+                0,
+                [0] * k.n,
+                [0] * k.n,
+                k.total_tricks,
+                [0] * k.n,
+                reveal,
+                owner,
+            )
+            playout(deal, table, rnd)
+            budget.spend(k.total_tricks * k.n + 8)
+            pts = [0] * k.sides
+            trk = [0] * k.sides
+            for s in range(k.n):
+                pts[k.side_of[s]] += deal.won[s]
+                trk[k.side_of[s]] += deal.tricks[s]
+            pts[k.side_of[t]] += extra
+            outcomes[(d, t)] = (tuple(pts), tuple(trk), decl, bel)
+        for i, (_a, d, t, value, mult) in enumerate(scenarios):
+            if d is None:
+                values[i].append(0.0)
+                continue
+            pts, trk, decl, bel = outcomes[(d, t)]
+            rec = score_outcome(
+                k.variant,
+                k.side_of[t],
+                d,
+                value,
+                mult,
+                pts,
+                trk,
+                k.total_tricks,
+                decl,
+                bel,
+                tie_rule,
+            )
+            if k.sides == 2:
+                v = rec[side] - rec[1 - side]
+            else:
+                others = [s for s in range(k.sides) if s != side]
+                v = rec[side] - sum(rec[s] for s in others) / len(others)
+            values[i].append(v)
+        worlds += 1
+        if worlds >= MIN_WORLDS and budget.done():
+            break
+    fb_i = next((i for i, s in enumerate(scenarios) if _same(s[0], fallback)), None)
+    if fb_i is None:
+        return fallback
+    # deviate from the medium bid only when the simulations say so with some confidence:
+    # the paired difference must clear the margin by one standard error
+    margin = MARGIN.get(k.variant, 6.0)
+    best_i, best_score = fb_i, 0.0
+    for i in range(len(scenarios)):
+        if i == fb_i:
+            continue
+        diffs = [a - b for a, b in zip(values[i], values[fb_i], strict=True)]
+        mean = sum(diffs) / worlds
+        var = sum((x - mean) ** 2 for x in diffs) / max(worlds - 1, 1)
+        score = mean - margin - (var / worlds) ** 0.5
+        if score > best_score:
+            best_i, best_score = i, score
+    return scenarios[best_i][0] if best_i != fb_i else fallback
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    strip = lambda x: {k: v for k, v in x.items() if k != "seat"}  # noqa: E731
+    return strip(a) == strip(b)
