@@ -1,25 +1,27 @@
 """Reading and writing games, seats, deals and actions. No game logic lives here.
 
-Writes are small ``async def work(session)`` functions meant for ``CommitQueue.submit`` (see
-writer.py); reads take a session of their own. Together the ``deals`` and ``actions`` rows of a
-game are exactly its ``belote-record/1`` (RULES.md §12): ``load_record`` puts them back together.
+Writes are small ``work(session)`` functions of a synchronous ``Session``, meant for
+``CommitQueue.submit`` (see writer.py); reads are async and take a session of their own.
+Together the ``deals`` and ``actions`` rows of a game are exactly its ``belote-record/1``
+(RULES.md §12): ``StoredGame.record()`` puts them back together.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from app.engine.record import FORMAT
 from app.persistence.models import Game, GameAction, GameDeal, GameSeat, Identity, utcnow
 
-Work = Callable[[AsyncSession], Awaitable[Any]]
+Work = Callable[[Session], Any]  # a write, run by the CommitQueue (writer.py)
 
 
 def hash_token(token: str) -> str:
@@ -155,18 +157,18 @@ async def find_identity(session: AsyncSession, token_hash: str) -> IdentityRow |
 
 
 def insert_identity(token_hash: str) -> Work:
-    async def work(session: AsyncSession) -> int:
+    def work(session: Session) -> int:
         identity = Identity(token_hash=token_hash)
         session.add(identity)
-        await session.flush()
+        session.flush()
         return int(identity.id)
 
     return work
 
 
 def touch_identity(identity_id: int) -> Work:
-    async def work(session: AsyncSession) -> None:
-        await session.execute(
+    def work(session: Session) -> None:
+        session.execute(
             update(Identity).where(Identity.id == identity_id).values(last_seen_at=utcnow())
         )
 
@@ -176,12 +178,12 @@ def touch_identity(identity_id: int) -> Work:
 def set_identity_name(identity_id: int, name: str) -> Work:
     """Rename a browser, and its seats in the games that are not finished."""
 
-    async def work(session: AsyncSession) -> None:
-        await session.execute(
+    def work(session: Session) -> None:
+        session.execute(
             update(Identity).where(Identity.id == identity_id).values(display_name=name)
         )
         unfinished = select(Game.id).where(Game.status != "finished")
-        await session.execute(
+        session.execute(
             update(GameSeat)
             .where(GameSeat.identity_id == identity_id, GameSeat.game_id.in_(unfinished))
             .values(display_name=name)
@@ -198,10 +200,10 @@ def insert_game(
 ) -> Work:
     """Create a game with its seats (and its first deal when it starts at once)."""
 
-    async def work(session: AsyncSession) -> None:
+    def work(session: Session) -> None:
         now = utcnow()
         session.add(Game(**game, created_at=now, updated_at=now))
-        await session.flush()  # the game row first: seats and deals refer to it
+        session.flush()  # the game row first: seats and deals refer to it
         for s in seats:
             session.add(
                 GameSeat(
@@ -218,7 +220,7 @@ def insert_game(
                 GameDeal(game_id=game["id"], number=deal.number, dealer=deal.dealer, deck=deal.deck)
             )
         if game.get("rematch_of"):
-            await session.execute(
+            session.execute(
                 update(Game)
                 .where(Game.id == game["rematch_of"])
                 .values(rematch_id=game["id"], updated_at=now)
@@ -230,9 +232,9 @@ def insert_game(
 def save_seats(game_id: str, seats: Sequence[SeatRow], **game_values: Any) -> Work:
     """Rewrite some seats of a game (and optionally columns of the game row)."""
 
-    async def work(session: AsyncSession) -> None:
+    def work(session: Session) -> None:
         for s in seats:
-            await session.execute(
+            session.execute(
                 update(GameSeat)
                 .where(GameSeat.game_id == game_id, GameSeat.seat == s.seat)
                 .values(
@@ -242,7 +244,7 @@ def save_seats(game_id: str, seats: Sequence[SeatRow], **game_values: Any) -> Wo
                     display_name=s.display_name,
                 )
             )
-        await session.execute(
+        session.execute(
             update(Game).where(Game.id == game_id).values(updated_at=utcnow(), **game_values)
         )
 
@@ -263,11 +265,11 @@ class RecordStep:
     deals: tuple[DealRow, ...] = ()
     values: tuple[tuple[str, Any], ...] = ()
 
-    async def __call__(self, session: AsyncSession) -> None:
-        await RecordStep.write_many(session, [self])
+    def __call__(self, session: Session) -> None:
+        RecordStep.write_many(session, [self])
 
     @staticmethod
-    async def write_many(session: AsyncSession, steps: Sequence[RecordStep]) -> list[None]:
+    def write_many(session: Session, steps: Sequence[RecordStep]) -> list[None]:
         now = utcnow()
         deals = [
             {
@@ -294,14 +296,14 @@ class RecordStep:
             for a in st.actions
         ]
         if deals:
-            await session.execute(insert(GameDeal), deals)
+            session.execute(insert(GameDeal), deals)
         if actions:
-            await session.execute(insert(GameAction), actions)
+            session.execute(insert(GameAction), actions)
         # the game row changes with the deals (updated_at) and the status/scores, not with every
         # action: one statement fewer per move
         for st in steps:
             if st.values or st.deals:
-                await session.execute(
+                session.execute(
                     update(Game)
                     .where(Game.id == st.game_id)
                     .values(updated_at=now, **dict(st.values)),

@@ -1,9 +1,9 @@
 """Group commit: every write of the server goes through one queue and one writer task.
 
-    writer = CommitQueue(sessionmaker)
+    writer = CommitQueue(engine)          # the app's AsyncEngine
     await writer.start()
-    game_id = await writer.submit(lambda session: repository.insert_game(session, ...))
-    await writer.close()          # flushes what is queued, then stops
+    identity_id = await writer.submit(repository.insert_identity(token_hash))
+    await writer.close()                  # flushes what is queued, then stops
 
 ``submit(work)`` returns once ``work``'s changes are committed (or raises what ``work`` or the
 commit raised). Works that arrive while a transaction is being written are written together in
@@ -11,8 +11,17 @@ the next one: N players acting at the same moment cost one commit (one fsync on 
 of N. If a shared transaction fails, its works are retried one by one, each in its own
 transaction, so one bad work cannot make another fail.
 
-A work is ``async def work(session) -> T``. It may run twice (after a failed shared transaction),
-so it must create its rows itself and have no other side effect.
+A work is a plain function ``work(session) -> T`` of a synchronous SQLAlchemy ``Session``. It
+may run twice (after a failed shared transaction), so it must create its rows itself and have no
+other side effect. Consecutive works of a type with ``write_many(session, works)`` (see
+repository.RecordStep) are written together (multi-row INSERTs).
+
+How a batch runs:
+
+* SQLite: in one dedicated thread, on a synchronous connection (the stdlib driver, with the same
+  pragmas as the app's connections): the whole transaction (statements and commit) costs the
+  event loop one hand-off, instead of one per statement through aiosqlite.
+* PostgreSQL: on the writer's own AsyncConnection (asyncpg), through ``AsyncSession.run_sync``.
 """
 
 from __future__ import annotations
@@ -20,14 +29,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy.orm import Session
+
+from app.persistence.db import _set_sqlite_pragmas
 
 T = TypeVar("T")
-Work = Callable[[AsyncSession], Awaitable[Any]]
+Work = Callable[[Session], Any]
 
 log = logging.getLogger("atout.persistence.writer")
 
@@ -67,30 +82,52 @@ class _Item:
     )
 
 
+def run_works(session: Session, works: list[Work]) -> list[Any]:
+    """Run ``works`` in order inside the session's transaction; group ``write_many`` runs."""
+    results: list[Any] = []
+    i = 0
+    while i < len(works):
+        kind = type(works[i])
+        write_many = getattr(kind, "write_many", None)
+        if write_many is None:
+            results.append(works[i](session))
+            i += 1
+            continue
+        j = i
+        while j < len(works) and type(works[j]) is kind:
+            j += 1
+        results.extend(write_many(session, works[i:j]))
+        i = j
+    return results
+
+
 class CommitQueue:
     """One writer task; ``submit`` queues a work and waits for its commit."""
 
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        *,
-        max_batch: int = 512,
-        group: bool = True,
-    ) -> None:
-        self._sessionmaker = sessionmaker
+    def __init__(self, engine: AsyncEngine, *, max_batch: int = 512, group: bool = True) -> None:
+        self._engine = engine
         self._max_batch = max_batch if group else 1
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._sync_engine: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._session: AsyncSession | None = None
         self._connection: AsyncConnection | None = None
         self.stats = WriterStats()
 
     async def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="atout-writer")
+        if self._task is not None:
+            return
+        if self._sqlite:
+            url = self._engine.url.set(drivername="sqlite")
+            self._sync_engine = create_engine(url)
+            event.listen(self._sync_engine, "connect", _set_sqlite_pragmas)
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="atout-writer")
+        self._task = asyncio.create_task(self._run(), name="atout-writer")
 
-    async def submit(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def submit(self, work: Callable[[Session], T]) -> T:
         if self._closing or self._task is None:
             raise WriterClosed("the server is shutting down")
         item = _Item(work)
@@ -112,6 +149,12 @@ class CommitQueue:
             self._task.cancel()
         self._task = None
         await self._reset()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+            self._sync_engine = None
 
     async def _run(self) -> None:
         stop = False
@@ -167,13 +210,33 @@ class CommitQueue:
         self.stats.largest_batch = max(self.stats.largest_batch, size)
         self.stats.commit_seconds += time.perf_counter() - started
 
+    async def _transaction(self, works: list[Work]) -> list[Any]:
+        if self._sqlite:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, self._sync_transaction, works)
+        session = await self._open()
+        try:
+            async with session.begin():
+                results: list[Any] = await session.run_sync(run_works, works)
+        except BaseException:
+            await self._reset()
+            raise
+        session.expunge_all()
+        return results
+
+    def _sync_transaction(self, works: list[Work]) -> list[Any]:
+        """In the writer thread: one transaction, committed before returning."""
+        assert self._sync_engine is not None
+        with Session(self._sync_engine, expire_on_commit=False) as session:
+            with session.begin():
+                return run_works(session, works)
+
     async def _open(self) -> AsyncSession:
-        """The writer's own session on its own connection, kept between transactions (checking
-        a connection out of the pool, with its pre-ping, for every commit costs more than the
+        """PostgreSQL: the writer's own session on its own connection, kept between
+        transactions (a pool checkout with its pre-ping for every commit costs more than the
         commit itself under load)."""
         if self._session is None:
-            engine = self._sessionmaker.kw["bind"]
-            self._connection = await engine.connect()
+            self._connection = await self._engine.connect()
             self._session = AsyncSession(bind=self._connection, expire_on_commit=False)
         return self._session
 
@@ -187,36 +250,6 @@ class CommitQueue:
                     await closeable.close()
                 except Exception:
                     log.warning("writer connection did not close cleanly", exc_info=True)
-
-    async def _transaction(self, works: list[Work]) -> list[Any]:
-        """Run ``works`` in order in one transaction; consecutive works of a type that has
-        ``write_many(session, works)`` (repository.RecordStep) are written in one go."""
-        session = await self._open()
-        try:
-            results = await self._run_works(session, works)
-        except BaseException:
-            await self._reset()
-            raise
-        session.expunge_all()
-        return results
-
-    async def _run_works(self, session: AsyncSession, works: list[Work]) -> list[Any]:
-        results: list[Any] = []
-        async with session.begin():
-            i = 0
-            while i < len(works):
-                kind = type(works[i])
-                write_many = getattr(kind, "write_many", None)
-                if write_many is None:
-                    results.append(await works[i](session))
-                    i += 1
-                    continue
-                j = i
-                while j < len(works) and type(works[j]) is kind:
-                    j += 1
-                results.extend(await write_many(session, works[i:j]))
-                i = j
-        return results
 
 
 def _settle(item: _Item, result: Any) -> None:

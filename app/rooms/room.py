@@ -503,9 +503,9 @@ class Room:
         save = repo.save_seats(self.game_id, [s.row() for s in changed], status=PLAYING)
         step = repo.record_step(self.game_id, deals=[deal])
 
-        async def work(session: Any) -> None:
-            await save(session)
-            await step(session)
+        def work(session: Any) -> None:
+            save(session)
+            step(session)
 
         await self.services.writer.submit(work)
         self.status = PLAYING

@@ -63,7 +63,7 @@ def _bot_executor(settings: Settings) -> Executor:
 
 async def start(app: FastAPI) -> None:
     settings: Settings = app.state.settings
-    writer = CommitQueue(app.state.sessionmaker, group=settings.group_commit)
+    writer = CommitQueue(app.state.engine, group=settings.group_commit)
     await writer.start()
     executor = _bot_executor(settings)
     rooms = RoomManager(settings, app.state.sessionmaker, writer, executor)

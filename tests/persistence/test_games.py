@@ -75,7 +75,7 @@ async def test_stored_rows_are_the_record(migrated_database_url, variant, player
     state, deals, actions = _random_game(variant, players, options, seed=7)
     engine = create_engine_from_url(migrated_database_url)
     sessionmaker = create_sessionmaker(engine)
-    writer = CommitQueue(sessionmaker)
+    writer = CommitQueue(engine)
     await writer.start()
     try:
         identity = await writer.submit(repo.insert_identity("ab" * 32))
@@ -118,7 +118,7 @@ async def test_stored_rows_are_the_record(migrated_database_url, variant, player
 async def test_group_commit_shares_transactions_and_isolates_failures(migrated_database_url):
     engine = create_engine_from_url(migrated_database_url)
     sessionmaker = create_sessionmaker(engine)
-    writer = CommitQueue(sessionmaker)
+    writer = CommitQueue(engine)
     await writer.start()
     try:
         identity = await writer.submit(repo.insert_identity("cd" * 32))
