@@ -17,7 +17,7 @@ from app import __version__
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
 from app.settings import Settings, get_settings
-from app.web import pages, runtime
+from app.web import pages, players, runtime
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -83,5 +83,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     pages.install(app)  # HTML pages (/, /g/{id}, /rules/{variant}) and gzip
     runtime.install(app)  # identity cookie, /api, /ws
+    players.install(app)  # profile, ranking, history, replays, transfer codes (app/players)
 
     return app

@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -120,3 +121,108 @@ class GameAction(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
+
+
+# --------------------------------------------------------------------------- players
+# Experience, ratings, results, leavers and transfer codes (docs/players.md). The rules that
+# fill these tables live in app/players/; these are only the rows.
+
+
+class PlayerProfile(Base):
+    """A browser's experience: total XP, finished matches and matches won (duel: games)."""
+
+    __tablename__ = "player_profiles"
+
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), primary_key=True
+    )
+    xp: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class PlayerRating(Base):
+    """A browser's skill rating in one variant family (openskill mu and sigma)."""
+
+    __tablename__ = "player_ratings"
+
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(16), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class PlayerResult(Base):
+    """What one seat earned in one finished match (``part`` 0) or duel game (``part`` = deal).
+
+    Written in the same transaction as the action that finished the match, once: its primary
+    key makes the award idempotent.
+    """
+
+    __tablename__ = "player_results"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    part: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
+    family: Mapped[str] = mapped_column(String(16))
+    mode: Mapped[str] = mapped_column(String(16))
+    won: Mapped[bool] = mapped_column(Boolean)
+    left_early: Mapped[bool] = mapped_column(Boolean)
+    deals_won: Mapped[int] = mapped_column(Integer)
+    tricks_won: Mapped[int] = mapped_column(Integer)
+    xp: Mapped[int] = mapped_column(Integer)
+    xp_detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rating_before: Mapped[int | None] = mapped_column(Integer)
+    rating_after: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class GameLeaver(Base):
+    """A browser that left a seat of a friends game before the end (a bot took the seat)."""
+
+    __tablename__ = "game_leavers"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
+    deal_number: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class TransferCode(Base):
+    """A one-time code that moves an identity to another browser; only its SHA-256 is kept."""
+
+    __tablename__ = "transfer_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -156,6 +156,8 @@ class RoomManager:
         if stored is None:
             return None
         room = Room.from_stored(self.services, stored)
+        if self.services.levels is not None:  # level badges of the seats (app/players)
+            await self.services.levels.ensure(s.identity_id for s in room.seats)
         await room.after_load()
         self.rooms[game_id] = room
         self.loads += 1
@@ -308,6 +310,8 @@ class RoomManager:
         ``role`` is ``seat`` (``seats`` lists the seats held, possibly several in local mode),
         ``spectator``, or ``full`` (no free seat and spectators are off).
         """
+        if self.services.levels is not None:  # this browser's level badge (app/players)
+            await self.services.levels.ensure([identity_id])
         try:
             result: JoinResult = await self.with_room(
                 game_id, lambda room: room.join(identity_id, name)

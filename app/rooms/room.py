@@ -100,6 +100,9 @@ class RoomServices:
     writer: CommitQueue
     executor: Executor | None
     create_rematch: Callable[[Room], Awaitable[str]]
+    # the player side (app/players): XP and ratings when a match ends, level badges
+    awards: Any = None  # app.players.awards.Awards
+    levels: Any = None  # app.players.awards.LevelCache
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"
@@ -203,6 +206,11 @@ class Room:
             state = self.state
             if state is None:
                 return
+            awards = self.services.awards
+            if awards is not None and state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):
+                award = await awards.prepare(self, state, live=False)  # a no-op once awarded
+                if award is not None:
+                    awards.committed(await self.services.writer.submit(award))
             if state.phase is Phase.MATCH_OVER and self.status != FINISHED:
                 await self.services.writer.submit(
                     repo.record_step(self.game_id, status=FINISHED, scores=list(state.scores))
@@ -274,6 +282,7 @@ class Room:
                     "taken": s.kind == "bot" or s.identity_id is not None,
                     "connected": s.kind == "bot" or s.seat in connected,
                     "you": identity_id is not None and s.identity_id == identity_id,
+                    "xp_level": self._xp_level(s),
                 }
                 for s in self.seats
             ],
@@ -293,6 +302,14 @@ class Room:
             ),
             "version": self.version,
         }
+
+    def _xp_level(self, seat: Seat) -> int | None:
+        """The level (docs/players.md) of the browser holding a human seat, when known."""
+        levels = self.services.levels
+        if levels is None or seat.kind != "human" or seat.identity_id is None:
+            return None
+        level: int | None = levels.get(seat.identity_id)
+        return level
 
     def summary(self, identity_id: int | None) -> dict[str, Any]:
         """``GameSummary`` of docs/protocol.md."""
@@ -525,6 +542,41 @@ class Room:
             if changed:
                 self.broadcast_room()
 
+    async def leave(self, identity_id: int) -> dict[str, Any]:
+        """A player leaves a friends game in progress for good: a bot of the table's level
+        takes each seat he held, so the others can finish. He earns no XP for the match
+        (docs/players.md); his seats are remembered in ``game_leavers``."""
+        from app.persistence import players as player_store
+
+        async with self.lock:
+            self._check_open()
+            held = self.seats_of(identity_id)
+            if not held:
+                raise CommandError("not_allowed", "you have no seat at this table")
+            if self.mode != "friends" or self.status != PLAYING:
+                raise CommandError("not_allowed", "only a friends game in progress can be left")
+            level = self.bot_level() or "medium"
+            seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in self.seats]
+            for seat in held:
+                seats[seat] = Seat(seat, "bot", None, level, None)
+            leavers = [player_store.LeaverRow(seat, identity_id, self.deals - 1) for seat in held]
+            await self.services.writer.submit(
+                _then(
+                    repo.save_seats(self.game_id, [seats[seat].row() for seat in held]),
+                    player_store.insert_leavers(self.game_id, leavers),
+                )
+            )
+            self.seats = seats
+            self.consent_agreed.difference_update(held)
+            self._refresh_listener_seats()  # the leaver's sockets now watch
+            self.broadcast_room()
+            self._schedule_bot()
+            log.info(
+                "player left",
+                extra={"event": "seat_left", "game": self.game_id, "seats": list(held)},
+            )
+            return self.room_json(identity_id)
+
     # ------------------------------------------------------------------ commands
 
     def _check_open(self) -> None:
@@ -616,10 +668,14 @@ class Room:
         elif new_state.phase is Phase.MATCH_OVER:
             values["scores"] = list(new_state.scores)
             values["status"] = FINISHED
+        work: Any = repo.record_step(self.game_id, [row], deals, **values)
+        # a match (or a duel game) ends: XP and ratings are written in the same transaction
+        awards = self.services.awards
+        award = await awards.prepare(self, new_state) if awards is not None else None
+        if award is not None:
+            work = _then(work, award)
         try:
-            await self.services.writer.submit(
-                repo.record_step(self.game_id, [row], deals, **values)
-            )
+            done = await self.services.writer.submit(work)
         except Exception:
             log.exception(
                 "could not store an action", extra={"event": "store_failed", "game": self.game_id}
@@ -627,6 +683,8 @@ class Room:
             raise CommandError("server_error", "the move could not be saved; try again") from None
 
         # Committed: now it is true. Acknowledge, then broadcast.
+        if award is not None:
+            awards.committed(done)
         consent_before, status_before = self.consent_kind(), self.status
         self.seq += 1
         if client_id is not None:
@@ -841,3 +899,14 @@ def seat_specs_valid(mode: str, kinds: Iterable[str]) -> bool:
     if mode == "computer":
         return kinds.count("human") == 1
     return True
+
+
+def _then(first: Any, second: Any) -> Any:
+    """One work (persistence/writer.py) that runs two in the same transaction; the result is
+    the second's."""
+
+    def work(session: Any) -> Any:
+        first(session)
+        return second(session)
+
+    return work

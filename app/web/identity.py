@@ -109,6 +109,13 @@ class Identities:
                 self._cache[key] = (identity_id, name, touched)
         return CurrentIdentity(identity.id, name)
 
+    def forget(self, identity_id: int) -> None:
+        """Drop the cached tokens of an identity whose token changed (a transfer code moved it
+        to another browser, app/players): the old token is then unknown, like any other."""
+        for key, (cached_id, _name, _touched) in list(self._cache.items()):
+            if cached_id == identity_id:
+                del self._cache[key]
+
     def _remember(self, token_hash: str, identity_id: int, name: str | None) -> None:
         self._cache[token_hash] = (identity_id, name, time.monotonic())
         self._cache.move_to_end(token_hash)

@@ -21,6 +21,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from fastapi import FastAPI
 
 from app.persistence.writer import CommitQueue
+from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
 from app.web import api, ws
@@ -67,6 +68,9 @@ async def start(app: FastAPI) -> None:
     await writer.start()
     executor = _bot_executor(settings)
     rooms = RoomManager(settings, app.state.sessionmaker, writer, executor)
+    # the player side: XP and ratings when a match ends, level badges (app/players)
+    rooms.services.levels = LevelCache(app.state.sessionmaker)
+    rooms.services.awards = Awards(rooms.services.levels)
     await rooms.start()
     app.state.writer = writer
     app.state.bot_executor = executor

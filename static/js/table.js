@@ -1,6 +1,6 @@
 // The table: draws the views the server sends (app/engine/views.py) and sends the player's actions.
 import { backElement, cardElement, cardName, denomHTML, denomText, rankOf, sortHand, suitIcon, suitOf } from "./cards.js";
-import { canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
+import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t } from "./i18n.js";
 import { Connection } from "./net.js";
 
@@ -274,6 +274,7 @@ function renderBar() {
   const room = S.room || {};
   $("btn-invite").hidden = room.mode !== "friends";
   $("level-switch").hidden = room.mode !== "computer";
+  $("btn-leave").hidden = !(room.mode === "friends" && room.status === "playing" && S.role === "seat");
   if (room.level) $("level-select").value = room.level;
 }
 
@@ -329,7 +330,7 @@ function renderSeats(events) {
       .join("");
     const bubble = lastBid[seat] ? `<div class="bubble">${bidText(lastBid[seat])}</div>` : "";
     el.innerHTML =
-      `<div class="seat-plate"><span class="seat-name">${presence}${escapeHTML(seatName(seat))}</span>` +
+      `<div class="seat-plate"><span class="seat-name">${presence}${escapeHTML(seatName(seat))}</span>${levelBadge(info)}` +
       (role ? `<span class="seat-role">${escapeHTML(role)}</span>` : "") +
       `<span class="seat-badges">${badges.join("")}</span>` +
       (v.phase === "play" || tricks ? `<span class="seat-tricks" title="${escapeHTML(t("seat.tricks"))}">${escapeHTML(t("seat.tricks_n", { n: tricks }))}</span>` : "") +
@@ -348,6 +349,13 @@ function renderSeats(events) {
     for (const combo of shown.combos) for (const card of combo) strip.append(cardElement(card, { cls: "tiny" }));
     seatEl.append(strip);
   }
+}
+
+/** The player's level (docs/players.md) next to the name: human seats whose browser is known. */
+function levelBadge(info) {
+  if (!info || !info.xp_level) return "";
+  const title = escapeHTML(t("level.badge", { n: info.xp_level }));
+  return `<span class="lvl-badge" title="${title}" aria-label="${title}">${info.xp_level}</span>`;
 }
 
 function comboText(combo) {
@@ -1060,6 +1068,7 @@ function showDealSummary(result) {
     html += `<p class="winner-line">${escapeHTML(t("result.game_won_by", { name: sideName(w) }))}</p>`;
   }
   $("deal-summary").innerHTML = html;
+  if (v.variant === "duel") showAwards($("deal-summary"), result.number); // each duel deal is a game
   const actions = $("deal-actions");
   actions.replaceChildren();
   const close = button(t("common.continue"), () => $("dlg-deal").close(), { cls: "btn primary", name: "continue" });
@@ -1097,9 +1106,71 @@ function showMatchOver() {
   if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}`;
   html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
   $("match-summary").innerHTML = html;
+  showAwards($("match-summary"), 0);
   fillMatchActions();
   if ($("dlg-deal").open) $("dlg-deal").close();
   openDialog("dlg-match");
+}
+
+// ----------------------------------------------------------------------------- experience
+
+const AWARDS = { data: null, pending: null };
+
+/** What this browser earned for a finished match (part 0) or duel game (part = deal), and how
+ * far the next level is: fetched once the game ends, drawn into `box`. */
+async function showAwards(box, part) {
+  if (S.role === "spectator") return;
+  let entry = AWARDS.data && AWARDS.data.results.find((r) => r.part === part);
+  if (!entry) {
+    for (let attempt = 0; attempt < 3 && !entry; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+      AWARDS.pending ||= api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/awards`).finally(() => {
+        AWARDS.pending = null;
+      });
+      try {
+        AWARDS.data = await AWARDS.pending;
+      } catch {
+        return;
+      }
+      entry = AWARDS.data.results.find((r) => r.part === part);
+    }
+    if (!entry) return;
+  }
+  if (!box.isConnected) return;
+  box.querySelector(".xp-box")?.remove();
+  box.append(awardsBox(entry, AWARDS.data.progress));
+}
+
+function awardsBox(entry, progress) {
+  const el = document.createElement("div");
+  el.className = "xp-box";
+  el.id = "xp-box";
+  el.dataset.xp = entry.xp.total;
+  el.dataset.level = progress.level;
+  el.dataset.totalXp = progress.xp;
+  const levelBefore = entry.level_before || progress.level;
+  let html = `<h3>${escapeHTML(t("xp.earned_title"))}</h3>`;
+  if (entry.left) {
+    html += `<p>${escapeHTML(t("xp.left"))}</p>`;
+  } else {
+    const lines = [[t("xp.finish"), entry.xp.finish]];
+    if (entry.xp.win) lines.push([t("xp.win"), entry.xp.win]);
+    if (entry.xp.deals) lines.push([t("xp.deals_n", { n: entry.deals_won }), entry.xp.deals]);
+    if (entry.xp.tricks) lines.push([t("xp.tricks_n", { n: entry.tricks_won }), entry.xp.tricks]);
+    html += `<ul>${lines.map(([label, xp]) => `<li>${escapeHTML(label)}: <b>+${xp}</b></li>`).join("")}</ul>`;
+    html += `<p class="xp-total"><b>${escapeHTML(t("xp.total", { n: entry.xp.total }))}</b></p>`;
+  }
+  const up = progress.level > levelBefore ? ` <span class="level-up">${escapeHTML(t("xp.level_up", { n: progress.level }))}</span>` : "";
+  html +=
+    `<p class="level-line"><span class="lvl-badge">${progress.level}</span> ${escapeHTML(t("profile.level", { n: progress.level }))} · ${escapeHTML(t("profile.xp", { n: progress.xp }))}${up}</p>` +
+    `<div class="xp-bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${progress.percent}"><span style="width: ${progress.percent}%"></span></div>` +
+    `<p class="muted small">${escapeHTML(t("profile.to_next", { n: progress.to_next, level: progress.level + 1 }))}</p>`;
+  if (entry.rating_after !== null && entry.rating_after !== undefined) {
+    html += `<p class="small">${escapeHTML(t("xp.rating", { family: t(`family.${entry.family}`), before: entry.rating_before, after: entry.rating_after }))}</p>`;
+  }
+  html += `<p class="small"><a href="/profile">${escapeHTML(t("nav.profile"))}</a> · <a href="/replay/${encodeURIComponent(app.dataset.gameId)}">${escapeHTML(t("history.replay"))}</a></p>`;
+  el.innerHTML = html;
+  return el;
 }
 
 function fillMatchActions() {
@@ -1197,6 +1268,17 @@ $("btn-invite").addEventListener("click", async () => {
   const url = new URL((S.room && S.room.url) || location.pathname, location.href).href;
   if (canShare()) await shareLink(url);
   else await copyText(url);
+});
+
+$("btn-leave").addEventListener("click", async () => {
+  if (!window.confirm(t("leave.confirm"))) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/leave`, { method: "POST" });
+    toast(t("leave.done"));
+    location.assign("/");
+  } catch (error) {
+    toast(error.message);
+  }
 });
 
 $("level-select").addEventListener("change", (e) => {

@@ -1,0 +1,296 @@
+"""Awarding XP and ratings when a match (or a ``duel`` game) finishes, and the level cache.
+
+The room calls ``Awards.prepare(room, state)`` when an action ends a match (or a played duel
+deal). It returns a work that runs **in the same transaction** as that action's row: the
+result rows, the profiles and the ratings are committed together with the end of the match or
+not at all. The work first looks for result rows of the game's part: if any exist it does
+nothing, so running it again (a retried group commit, ``Room.after_load`` after a restart)
+never awards twice.
+
+Who earns what for a seat (docs/players.md, "Leaving"):
+
+* a browser that **left** the seat (``game_leavers``: the seat was handed to a bot) — no XP, but
+  the match still counts in its rating, on the side it left;
+* a browser whose seat had **no open connection** when the match ended — no XP (it left);
+* otherwise the browser that holds the seat;
+* in a ``local`` game one browser holds every seat: it earns the XP of seat 0 only and the game
+  is not rated; bots earn nothing and keep their anchor ratings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
+
+from app.engine import Phase, State
+from app.engine.record import dump
+from app.persistence import players as store
+from app.persistence.repository import Work
+from app.players.levels import level_for
+from app.players.ratings import (
+    DEFAULT,
+    RATED_MODES,
+    Member,
+    Rating,
+    bot,
+    display,
+    family_of,
+    rate,
+)
+from app.players.xp import Outcome, duel_outcome, outcomes, xp_for
+
+log = logging.getLogger("atout.players")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as the award sees it (copied from the room)."""
+
+    seat: int
+    kind: str  # human | bot
+    identity_id: int | None
+    bot_level: str | None
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who answers for a seat in one finished match."""
+
+    seat: int
+    identity_id: int | None
+    bot_level: str | None
+    left_early: bool = False
+
+
+@dataclass
+class AwardResult:
+    game_id: str
+    part: int
+    xp: dict[int, int] = field(default_factory=dict)  # identity -> new total XP
+
+
+def holders(
+    seats: Sequence[SeatInfo],
+    leavers: Sequence[store.LeaverRow],
+    present: set[int] | None,
+    *,
+    variant: str,
+    part: int,
+) -> list[Holder]:
+    """One holder per seat; see the module docstring. ``present``: the seats connected when
+    the match ended, or None when unknown (the award is caught up after a restart)."""
+    left_at = {}
+    for row in leavers:
+        # duel: each deal is its own game; a leaver answers only for the deal he left
+        if variant != "duel" or row.deal_number == part:
+            left_at[row.seat] = row
+    out = []
+    for s in seats:
+        if s.seat in left_at:
+            out.append(Holder(s.seat, left_at[s.seat].identity_id, None, left_early=True))
+        elif s.kind == "bot":
+            out.append(Holder(s.seat, None, s.bot_level or "medium"))
+        else:
+            gone = present is not None and s.seat not in present
+            out.append(Holder(s.seat, s.identity_id, None, left_early=gone))
+    return out
+
+
+def award_work(
+    game_id: str,
+    variant: str,
+    mode: str,
+    outcome: Outcome,
+    seats: Sequence[SeatInfo],
+    present: set[int] | None,
+) -> Work:
+    """The work that records ``outcome``: result rows, profiles, ratings (once)."""
+
+    def work(session: Session) -> AwardResult | None:
+        if store.is_awarded(session, game_id, outcome.part):
+            return None
+        family = family_of(variant)
+        found = holders(
+            seats,
+            store.leavers(session, game_id),
+            present,
+            variant=variant,
+            part=outcome.part,
+        )
+        # who earns XP: every human holder, once per browser; in local games seat 0 only
+        earners: dict[int, Holder] = {}
+        for h in found:
+            if h.identity_id is None or h.identity_id in earners:
+                continue
+            if mode == "local" and h.seat != 0:
+                continue
+            earners[h.identity_id] = h
+        rated = mode in RATED_MODES and all(
+            h.identity_id is not None or h.bot_level is not None for h in found
+        )
+        before: dict[int, Rating] = {}
+        after: dict[int, Rating] = {}
+        if rated:
+            rows = store.ratings(session, earners, family)
+            before = {r.identity_id: Rating(r.mu, r.sigma) for r in rows}
+            teams: list[list[Member]] = [[] for _ in outcome.ranks]
+            for h in found:
+                side = outcome.sides[h.seat]
+                if h.identity_id is not None:
+                    teams[side].append(Member(h.identity_id, before.get(h.identity_id, DEFAULT)))
+                else:
+                    assert h.bot_level is not None
+                    teams[side].append(bot(h.bot_level))
+            try:
+                after = {cast(int, k): v for k, v in rate(teams, outcome.ranks).items()}
+            except ValueError as exc:
+                log.warning(
+                    "game not rated",
+                    extra={"event": "not_rated", "game": game_id, "error": str(exc)},
+                )
+                after = {}
+        result = AwardResult(game_id, outcome.part)
+        rows_out = []
+        for identity_id, h in earners.items():
+            seat = outcome.seats[h.seat]
+            award = xp_for(seat, left=h.left_early)
+            won = seat.won and not h.left_early
+            new = after.get(identity_id)
+            rows_out.append(
+                store.ResultRow(
+                    game_id=game_id,
+                    part=outcome.part,
+                    seat=h.seat,
+                    identity_id=identity_id,
+                    family=family,
+                    mode=mode,
+                    won=won,
+                    left_early=h.left_early,
+                    deals_won=seat.deals_won,
+                    tricks_won=seat.tricks_won,
+                    xp=award.total,
+                    xp_detail=award.as_json(),
+                    rating_before=display(before.get(identity_id, DEFAULT)) if new else None,
+                    rating_after=display(new) if new else None,
+                )
+            )
+            result.xp[identity_id] = store.add_to_profile(
+                session,
+                identity_id,
+                xp=award.total,
+                games=0 if h.left_early else 1,
+                wins=int(won),
+            )
+            if new is not None:
+                store.save_rating(session, identity_id, family, new.mu, new.sigma, won)
+        store.add_results(session, rows_out)
+        return result
+
+    return work
+
+
+class RoomLike(Protocol):
+    """What the award needs from a room (app/rooms/room.py)."""
+
+    game_id: str
+    variant: str
+    mode: str
+    seats: Any
+
+    def connected_seats(self) -> set[int]: ...
+
+
+def outcome_of(state: State) -> Outcome | None:
+    """The match or duel game that ``state`` has just finished, or None (replays the record of
+    a match to count each seat's tricks: tens of milliseconds for a long match)."""
+    if state.rules.variant == "duel":
+        return duel_outcome(state)
+    if state.phase is not Phase.MATCH_OVER:
+        return None
+    found = outcomes(dump(state))
+    return found[-1] if found else None
+
+
+def seat_infos(room: RoomLike) -> list[SeatInfo]:
+    return [SeatInfo(s.seat, s.kind, s.identity_id, s.level) for s in room.seats]
+
+
+class LevelCache:
+    """identity -> level, for the badges at the tables (``room_json``, synchronous).
+
+    Filled from the database by ``ensure`` (a browser joining a table, a room being loaded) and
+    updated after each award. A browser unknown here shows no badge until it is loaded.
+    """
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], size: int = 50_000):
+        self.sessionmaker = sessionmaker
+        self.size = size
+        self._levels: OrderedDict[int, int] = OrderedDict()
+
+    def get(self, identity_id: int | None) -> int | None:
+        if identity_id is None:
+            return None
+        return self._levels.get(identity_id)
+
+    def set_xp(self, identity_id: int, xp: int) -> None:
+        self._levels[identity_id] = level_for(xp)
+        self._levels.move_to_end(identity_id)
+        while len(self._levels) > self.size:
+            self._levels.popitem(last=False)
+
+    async def ensure(self, identity_ids: Iterable[int | None]) -> None:
+        missing = {i for i in identity_ids if i is not None and i not in self._levels}
+        if not missing:
+            return
+        found = await store.read(self.sessionmaker, lambda session: store.xp_of(session, missing))
+        for identity_id, xp in found.items():
+            self.set_xp(identity_id, xp)
+
+
+class Awards:
+    """The hook the rooms call (``RoomServices.awards``)."""
+
+    def __init__(self, levels: LevelCache) -> None:
+        self.levels = levels
+
+    async def prepare(self, room: RoomLike, state: State, *, live: bool = True) -> Work | None:
+        """The award work for the action that produced ``state``, or None. Never raises: a
+        failure here is logged and must not stop a game."""
+        try:
+            if state.rules.variant == "duel":
+                outcome = duel_outcome(state)
+            elif state.phase is Phase.MATCH_OVER:
+                outcome = await asyncio.to_thread(outcome_of, state)
+            else:
+                return None
+            if outcome is None:
+                return None
+            present = room.connected_seats() if live else None
+            return award_work(
+                room.game_id, room.variant, room.mode, outcome, seat_infos(room), present
+            )
+        except Exception:
+            log.exception("could not prepare an award", extra={"game": room.game_id})
+            return None
+
+    def committed(self, result: AwardResult | None) -> None:
+        if result is None:
+            return
+        for identity_id, xp in result.xp.items():
+            self.levels.set_xp(identity_id, xp)
+        log.info(
+            "xp awarded",
+            extra={
+                "event": "xp_awarded",
+                "game": result.game_id,
+                "part": result.part,
+                "xp": {str(k): v for k, v in result.xp.items()},
+            },
+        )

@@ -1,0 +1,357 @@
+// The replay viewer: steps through the frames the server replayed with the engine
+// (app/players/frames.py): every deal, bid and trick, forward and back. Also imports a
+// belote-record/1 file and shows it the same way.
+import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
+import { api, escapeHTML } from "./common.js";
+import { t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const app = $("replay-app");
+const config = JSON.parse($("replay-config").textContent || "{}");
+
+const V = { data: null, deal: 0, step: 0 };
+
+// ----------------------------------------------------------------------------- names
+
+const n = () => V.data.players;
+const deal = () => V.data.deals[V.deal];
+const frame = () => deal().frames[V.step];
+
+function seatName(seat) {
+  const name = (V.data.names || [])[seat];
+  return name || t("seat.player", { n: seat + 1 });
+}
+
+function sidesList() {
+  return n() === 3 ? [0, 1, 2] : [0, 1];
+}
+
+function sideName(side) {
+  if (n() !== 4) return seatName(side);
+  return [0, 1, 2, 3].filter((s) => V.data.sides[s] === side).map(seatName).join(" & ");
+}
+
+/** 0 bottom, then counter-clockwise like the table: the next seat in turn order on the right. */
+function position(seat) {
+  if (n() === 4) return ["bottom", "right", "top", "left"][seat];
+  if (n() === 3) return ["bottom", "right", "left"][seat];
+  return ["bottom", "top"][seat];
+}
+
+function term(kind) {
+  return t(`term.${kind}.${V.data.variant}`);
+}
+
+function bidText(bid) {
+  const variant = V.data.variant;
+  if (bid.type === "pass") return escapeHTML(t(`bid.pass.${variant}`));
+  if (bid.type === "double") return escapeHTML(t(`bid.double.${variant}`));
+  if (bid.type === "redouble") return escapeHTML(t(`bid.redouble.${variant}`));
+  const value = bid.value === undefined ? "" : `${bid.value === "capot" ? escapeHTML(t("bid.capot")) : bid.value} `;
+  return `${value}${denomHTML(bid.contract)}`;
+}
+
+function comboText(combo) {
+  if (combo.kind === "carre") return t("decl.carre", { rank: t(`rank.plural.${combo.rank || combo.top}`) });
+  const len = Math.min(combo.length, 5);
+  return t(`decl.seq${len}`, { top: combo.top === "T" ? "10" : t(`rank.short.${combo.top}`) });
+}
+
+function contractHTML(contract) {
+  if (!contract) return "";
+  let html = `<span class="contract-denom">${denomHTML(contract.denom)}</span>`;
+  if (contract.value !== undefined) html = `${contract.value === "capot" ? escapeHTML(t("bid.capot")) : contract.value} ${html}`;
+  if (contract.multiplier > 1) {
+    const word = contract.multiplier === 2 ? t(`bid.double.${V.data.variant}`) : t(`bid.redouble.${V.data.variant}`);
+    html += ` <span class="contract-mult">${escapeHTML(word)} ×${contract.multiplier}</span>`;
+  }
+  return `${html} <span class="contract-taker">${escapeHTML(t("table.by", { name: seatName(contract.taker) }))}</span>`;
+}
+
+// ----------------------------------------------------------------------------- what happened
+
+function says(f) {
+  const parts = [];
+  if (f.seat === undefined) {
+    parts.push(t("replay.deal_start", { n: V.deal + 1, name: seatName(deal().dealer) }));
+  } else {
+    const a = f.action;
+    const name = seatName(f.seat);
+    if (a.type === "play") {
+      parts.push(t("log.played", { name, card: cardName(a.card) }));
+    } else if (a.type === "declare") {
+      const combos = (f.declarations[f.seat] || []).map(comboText).join(", ");
+      parts.push(combos ? t("log.declared", { name, what: combos }) : t("replay.no_declaration", { name }));
+    } else if (a.type === "exchange") {
+      parts.push(t("log.exchanged", { name }));
+    } else if (a.type === "discard") {
+      parts.push(t("log.discarded", { name }));
+    } else {
+      return { html: `${escapeHTML(name)}: ${bidText(a)}`, more: extra(f) };
+    }
+  }
+  return { html: escapeHTML(parts.join(" ")), more: extra(f) };
+}
+
+function extra(f) {
+  const out = [];
+  if (f.trick_winner !== undefined) out.push(t("log.trick_won", { name: seatName(f.trick_winner), n: f.trick_won_points }));
+  if (f.thrown_in) out.push(t("log.thrown_in"));
+  if (f.result) out.push(t("replay.deal_end", { n: V.deal + 1 }));
+  if (f.match_over) {
+    const w = f.match_over.winner;
+    out.push(w === null || w === undefined ? t("match.over") : t("match.winner", { name: sideName(w) }));
+  }
+  return out.join(" ");
+}
+
+// ----------------------------------------------------------------------------- drawing
+
+function seatBox(f, seat) {
+  const el = document.createElement("div");
+  el.className = `v-seat pos-${position(seat)}`;
+  el.dataset.seat = seat;
+  if (f.to_act === seat && f.phase !== "deal_over" && f.phase !== "match_over") el.classList.add("to-act");
+  const badges = [];
+  if (deal().dealer === seat) badges.push(`<span class="badge dealer" title="${escapeHTML(t("seat.dealer"))}">${escapeHTML(t("seat.dealer_short"))}</span>`);
+  if (f.contract && f.contract.taker === seat) badges.push(`<span class="badge taker">${denomHTML(f.contract.denom)}</span>`);
+  const tricks = f.tricks_won ? f.tricks_won[seat] : 0;
+  el.innerHTML =
+    `<div class="seat-plate"><span class="seat-name">${escapeHTML(seatName(seat))}</span>${badges.join("")}` +
+    `<span class="seat-tricks">${escapeHTML(t("seat.tricks_n", { n: tricks }))}</span></div>`;
+  const hand = document.createElement("div");
+  hand.className = "v-hand";
+  const denom = f.contract ? f.contract.denom : null;
+  for (const card of sortHand(f.hands[seat] || [], denom)) hand.append(cardElement(card, { cls: "small" }));
+  if (f.down && f.down[seat] && f.down[seat].length) {
+    for (const card of sortHand(f.down[seat], denom)) hand.append(cardElement(card, { cls: "small face-down", label: t("replay.face_down", { card: cardName(card) }) }));
+  }
+  if (f.talons && f.talons[seat] && f.talons[seat].length) {
+    for (const card of f.talons[seat]) hand.append(cardElement(card, { cls: "small face-down", label: t("replay.talon", { card: cardName(card) }) }));
+  }
+  el.append(hand);
+  const chips = (f.declarations[seat] || []).map((c) => `<span class="chip decl">${escapeHTML(comboText(c))}</span>`);
+  for (const b of f.belote || []) if (b.seat === seat) chips.push(`<span class="chip belote">${escapeHTML(t(`belote.${b.stage}.${V.data.variant}`))}</span>`);
+  if (chips.length) {
+    const box = document.createElement("div");
+    box.className = "seat-chips";
+    box.innerHTML = chips.join("");
+    el.append(box);
+  }
+  return el;
+}
+
+function centre(f) {
+  const el = document.createElement("div");
+  el.className = "v-centre";
+  const trick = document.createElement("div");
+  trick.className = "v-trick";
+  trick.setAttribute("role", "group");
+  trick.setAttribute("aria-label", t("table.trick"));
+  for (const play of f.trick || []) {
+    const slot = document.createElement("div");
+    slot.className = `slot pos-${position(play.seat)}`;
+    const winner = f.trick_winner !== undefined && play.seat === f.trick_winner;
+    if (winner) {
+      slot.classList.add("winner");
+      slot.dataset.winner = "yes";
+    }
+    slot.append(cardElement(play.card, { label: t("trick.played_by", { card: cardName(play.card), name: seatName(play.seat) }) }));
+    trick.append(slot);
+  }
+  el.append(trick);
+  if (f.upcard && f.phase === "bidding") {
+    const up = document.createElement("div");
+    up.className = "v-upcard";
+    up.append(cardElement(f.upcard, { cls: "small", label: t("table.turn_up_card", { card: cardName(f.upcard) }) }));
+    el.append(up);
+  }
+  if (f.trick_winner !== undefined) {
+    const cap = document.createElement("p");
+    cap.className = "v-trick-winner";
+    cap.id = "trick-winner";
+    cap.textContent = t("replay.trick_won", { n: f.trick_number, name: seatName(f.trick_winner), points: f.trick_won_points });
+    el.append(cap);
+  }
+  return el;
+}
+
+function resultTable(result) {
+  const sides = sidesList();
+  const row = (label, values, cls = "") =>
+    `<tr class="${cls}"><th scope="row">${escapeHTML(label)}</th>${sides.map((s) => `<td>${values[s]}</td>`).join("")}</tr>`;
+  let html = `<table class="result-table"><thead><tr><th></th>${sides.map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`).join("")}</tr></thead><tbody>`;
+  html += row(t("result.card_points"), result.card_points);
+  if (result.declaration_points.some((x) => x)) html += row(t("result.declarations"), result.declaration_points);
+  if (result.belote_points.some((x) => x)) html += row(term("belote"), result.belote_points);
+  html += row(t("result.total"), result.totals, "total");
+  html += row(t("result.recorded"), result.recorded, "recorded");
+  return `${html}</tbody></table>`;
+}
+
+function outcomeText(result) {
+  if (result.outcome === "made") return t("outcome.made");
+  if (result.outcome === "failed") return t("outcome.failed");
+  return term("litige");
+}
+
+function render() {
+  const f = frame();
+  const d = deal();
+  const viewer = $("viewer");
+  viewer.dataset.deal = V.deal;
+  viewer.dataset.step = V.step;
+  viewer.dataset.steps = d.frames.length;
+  $("viewer-title").textContent = t("result.deal_n", { n: V.deal + 1 }) + (d.finished ? "" : ` (${t("replay.unfinished")})`);
+  $("viewer-step").textContent = t("replay.step", { deal: V.deal + 1, deals: V.data.deals.length, step: V.step, steps: d.frames.length - 1 });
+  const said = says(f);
+  $("viewer-says").innerHTML = said.html + (said.more ? ` <strong>${escapeHTML(said.more)}</strong>` : "");
+
+  const table = $("viewer-table");
+  table.replaceChildren();
+  table.dataset.players = n();
+  for (let seat = 0; seat < n(); seat++) table.append(seatBox(f, seat));
+  table.append(centre(f));
+
+  $("viewer-bids").innerHTML = f.bids.length
+    ? `<ol class="bid-list">${f.bids.map((b) => `<li><span class="bid-seat">${escapeHTML(seatName(b.seat))}</span> <span class="bid-what">${bidText(b)}</span></li>`).join("")}</ol>`
+    : `<p class="muted">${escapeHTML(t("table.no_bids"))}</p>`;
+  $("viewer-contract").innerHTML = f.contract ? `${escapeHTML(t("table.contract"))}: ${contractHTML(f.contract)}` : "";
+  $("viewer-scores").innerHTML =
+    `<p class="match-line">${sidesList().map((s) => `${escapeHTML(sideName(s))} <b>${f.scores[s]}</b>`).join(" · ")}</p>` +
+    (f.reserve ? `<p class="muted small">${escapeHTML(t("score.reserve", { n: f.reserve, word: term("litige") }))}</p>` : "");
+  const box = $("viewer-result");
+  if (f.result) {
+    const r = f.result;
+    let html = `<h3>${escapeHTML(t("replay.score_lines"))}</h3>`;
+    if (r.thrown_in) html += `<p>${escapeHTML(t("result.thrown_in"))}</p>`;
+    else {
+      html += `<p class="deal-headline">${contractHTML(r.contract)} <span class="outcome ${r.outcome}">${escapeHTML(outcomeText(r))}</span></p>${resultTable(r)}`;
+      if (r.rounding) html += `<p class="muted small">${escapeHTML(r.rounding)}</p>`;
+    }
+    box.innerHTML = html;
+    box.hidden = false;
+  } else {
+    box.replaceChildren();
+    box.hidden = true;
+  }
+  const first = V.deal === 0 && V.step === 0;
+  const last = V.deal === V.data.deals.length - 1 && V.step === d.frames.length - 1;
+  for (const b of viewer.querySelectorAll("[data-action=back], [data-action=prev-deal]")) b.disabled = first;
+  for (const b of viewer.querySelectorAll("[data-action=forward], [data-action=next-trick], [data-action=next-deal]")) b.disabled = last;
+  if (V.deal === V.data.deals.length - 1) viewer.querySelector("[data-action=next-deal]").disabled = true;
+}
+
+// ----------------------------------------------------------------------------- moving
+
+function go(dealIndex, step) {
+  V.deal = Math.max(0, Math.min(dealIndex, V.data.deals.length - 1));
+  const frames = deal().frames.length;
+  V.step = step < 0 ? frames - 1 : Math.min(step, frames - 1);
+  render();
+}
+
+function forward() {
+  if (V.step < deal().frames.length - 1) go(V.deal, V.step + 1);
+  else if (V.deal < V.data.deals.length - 1) go(V.deal + 1, 0);
+}
+
+function back() {
+  if (V.step > 0) go(V.deal, V.step - 1);
+  else if (V.deal > 0) go(V.deal - 1, -1);
+}
+
+function nextTrick() {
+  const frames = deal().frames;
+  for (let i = V.step + 1; i < frames.length; i++) {
+    if (frames[i].trick_winner !== undefined || frames[i].result || frames[i].thrown_in) return go(V.deal, i);
+  }
+  forward();
+}
+
+const ACTIONS = {
+  back,
+  forward,
+  "next-trick": nextTrick,
+  "prev-deal": () => go(V.step > 0 ? V.deal : V.deal - 1, 0),
+  "next-deal": () => go(V.deal + 1, 0),
+};
+
+$("viewer").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button && ACTIONS[button.dataset.action]) ACTIONS[button.dataset.action]();
+});
+
+document.addEventListener("keydown", (event) => {
+  if (!V.data || event.target.closest("input, select, textarea")) return;
+  if (event.key === "ArrowRight") forward();
+  else if (event.key === "ArrowLeft") back();
+  else return;
+  event.preventDefault();
+});
+
+// ----------------------------------------------------------------------------- loading
+
+function showError(text) {
+  const box = $("replay-error");
+  box.textContent = text;
+  box.hidden = false;
+  app.dataset.state = "error";
+}
+
+function show(data) {
+  V.data = data;
+  $("replay-error").hidden = true;
+  $("replay-variant").textContent =
+    t(`variant.${data.variant}`) + (data.variant === "bela" ? ` · ${t("home.players_n", { n: data.players })}` : "");
+  if (!data.deals.length) {
+    $("replay-empty").hidden = false;
+    $("viewer").hidden = true;
+    app.dataset.state = "empty";
+    return;
+  }
+  $("replay-empty").hidden = true;
+  $("viewer").hidden = false;
+  app.dataset.state = "ready";
+  go(0, 0);
+}
+
+async function loadGame(gameId) {
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+    const links = $("replay-links");
+    $("replay-download").href = data.game.record_url;
+    $("replay-download").setAttribute("download", `atout-${gameId}.json`);
+    $("replay-table").href = `/g/${encodeURIComponent(gameId)}`;
+    links.hidden = false;
+    show(data);
+  } catch (error) {
+    showError(error.status === 403 ? t("replay.not_allowed") : error.status === 404 ? t("error.not_found") : error.message);
+  }
+}
+
+const form = $("import-form");
+if (form) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = $("import-file").files[0];
+    if (!file) return;
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch {
+      showError(t("replay.not_json"));
+      return;
+    }
+    try {
+      show(await api("/api/replay", { method: "POST", body: record }));
+    } catch (error) {
+      showError(t("replay.invalid", { reason: error.message }));
+    }
+  });
+}
+
+if (config.game_id) loadGame(config.game_id);
+
+// for tests: the viewer's position, read-only
+window.atoutReplay = { get state() { return { deal: V.deal, step: V.step, data: V.data }; } };
