@@ -347,8 +347,11 @@ class AtoutClient:
                     return str(msg["game_id"])
                 elif kind == "error":
                     self.stats.error(msg["code"])
+                    if msg["code"] == "paused":  # try again once everyone is connected
+                        self.sent_for = -1
                 view = self.view
-                if view and view.get("legal") and self.sent_for != self.version:
+                paused = bool((self.room or {}).get("paused"))
+                if view and view.get("legal") and self.sent_for != self.version and not paused:
                     self.sent_for = self.version
                     if mover is not None:
                         mover.cancel()
