@@ -155,6 +155,7 @@ async def game_replay(rooms: RoomManager, game_id: str, identity_id: int) -> dic
         "mode": room.mode,
         "status": room.status,
         "record_url": f"/api/games/{game_id}/record",
+        "seats": [{"kind": s.kind, "level": s.level} for s in room.seats],
     }
     if not record["deals"]:
         return {

@@ -19,7 +19,10 @@ const frame = () => deal().frames[V.step];
 
 function seatName(seat) {
   const name = (V.data.names || [])[seat];
-  return name || t("seat.player", { n: seat + 1 });
+  if (name) return name;
+  const info = V.data.game && V.data.game.seats ? V.data.game.seats[seat] : null;
+  if (info && info.kind === "bot") return t("seat.bot", { n: seat + 1 });
+  return t("seat.player", { n: seat + 1 });
 }
 
 function sidesList() {
