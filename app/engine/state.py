@@ -148,7 +148,8 @@ class State:
         new = object.__new__(State)
         d = new.__dict__
         d.update(self.__dict__)
-        d.pop("_legal", None)  # a cache of legal_play_mask, valid for one state only
+        d.pop("_legal", None)  # caches (legal_play_mask, the common view): one state only
+        d.pop("_view", None)
         return new
 
     @property

@@ -18,7 +18,18 @@ _BID_TYPES = (Pass, Bid, Double, Redouble)
 
 
 def spectator_view(state: State) -> dict[str, Any]:
-    """What every seat sees in common; no hand, no legal moves."""
+    """What every seat sees in common; no hand, no legal moves.
+
+    A state never changes, so the common view is computed once per state (a server sends it to
+    every seat of a table) and each call returns a fresh top-level dict over it.
+    """
+    cached: dict[str, Any] | None = state.__dict__.get("_view")
+    if cached is None:
+        cached = state.__dict__["_view"] = _common_view(state)
+    return dict(cached)
+
+
+def _common_view(state: State) -> dict[str, Any]:
     rules = state.rules
     n = rules.players
     contract = state.contract

@@ -115,6 +115,10 @@ class Step:
     events: list[Event]
 
 
+# Events after which the views' "results" (the score sheet) differ from the previous version.
+RESULT_EVENTS = frozenset({"deal_scored", "deal_thrown_in", "match_over", "deal_started"})
+
+
 def _dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
@@ -376,6 +380,12 @@ class Room:
             wanted = set(seats)
             events = [e.to_json() for e in step.events if e.to is None or e.to in wanted]
             view, views = self._views(step.state, seats)
+            if not any(e.type in RESULT_EVENTS for e in step.events):
+                # The score sheet only changes when a deal ends: an update leaves it out
+                # ("unchanged"), which keeps messages small in long matches.
+                for v in (view, *views.values()):
+                    if v is not None:
+                        v.pop("results", None)
             message: dict[str, Any] = {
                 "type": "update",
                 "version": step.version,

@@ -209,6 +209,14 @@ function clearPending() {
 }
 
 function setViews(v, views) {
+  // An update leaves "results" (the score sheet) out when it did not change: keep ours.
+  const keep = (fresh, old) => {
+    if (fresh && !("results" in fresh)) fresh.results = (old && old.results) || [];
+    return fresh;
+  };
+  const before = S.views || {};
+  v = keep(v, S.view && S.held.length > 1 ? before[String(S.held[0])] || S.view : S.view);
+  for (const [seat, sv] of Object.entries(views || {})) keep(sv, before[seat] || S.view);
   S.views = views || {};
   const local = S.held.length > 1;
   if (local && v) {

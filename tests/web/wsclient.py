@@ -106,7 +106,10 @@ class Socket:
         elif kind == "update":
             assert msg["version"] == self.version + 1, (self.version, msg["version"])
             self.version = msg["version"]
-            self.view, self.views = msg["view"], msg.get("views") or {}
+            self.view, self.views = (
+                _keep_results(msg["view"], self.view),
+                _keep_all(msg.get("views") or {}, self.views),
+            )
         elif kind == "room":
             self.room = msg["room"]
         return msg
@@ -188,3 +191,14 @@ class Socket:
     @property
     def close_code(self) -> int | None:
         return self.ws.close_code
+
+
+def _keep_results(new: dict[str, Any] | None, old: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An update's view leaves "results" out when the score sheet did not change."""
+    if new is not None and "results" not in new and old is not None:
+        new["results"] = old.get("results", [])
+    return new
+
+
+def _keep_all(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    return {seat: _keep_results(view, old.get(seat)) for seat, view in new.items()}
