@@ -170,8 +170,8 @@ PASS_MARGIN = {"classic": 3.0, "coinche": 4.0, "bulgarian": 0.3, "bela": 3.0, "d
 SUPPORT = 0.8  # how much of a hand's excess over an average hand counts for the partner
 
 
-def _perspective(k: Knowledge, rec: tuple[int, ...]) -> float:
-    side = k.my_side
+def _perspective(k: Knowledge, rec: tuple[int, ...], side: int | None = None) -> float:
+    side = k.my_side if side is None else side
     if k.sides == 2:
         return float(rec[side] - rec[1 - side])
     others = [s for s in range(k.sides) if s != side]
@@ -179,10 +179,18 @@ def _perspective(k: Knowledge, rec: tuple[int, ...]) -> float:
 
 
 def contract_ev(
-    k: Knowledge, denom: str, taker: int, value: int | None, mult: int, mean: float, sd: float
+    k: Knowledge,
+    denom: str,
+    taker: int,
+    value: int | None,
+    mult: int,
+    mean: float,
+    sd: float,
+    side: int | None = None,
 ) -> float:
-    """Expected recorded-points difference for this seat's side when ``taker``'s side plays
-    the contract and holds X ~ N(mean, sd) points (cards, belote and declarations)."""
+    """Expected recorded-points difference for this seat's side (or ``side``) when
+    ``taker``'s side plays the contract and holds X ~ N(mean, sd) points (cards, belote
+    and declarations)."""
     trump = DENOM_TRUMP[denom]
     total = deal_total(k, trump)
     taker_side = k.side_of[taker]
@@ -217,7 +225,7 @@ def contract_ev(
             (0,) * k.sides,
             tie_rule,
         )
-        ev += w * _perspective(k, rec)
+        ev += w * _perspective(k, rec, side)
     return ev
 
 
@@ -328,6 +336,12 @@ def choose_discard(hand: int, trump: int, points: tuple[int, ...]) -> int:
     or queen alone), shorten a side suit to make a void for ruffing, never a trump nor a
     master.
     """
+    scores = discard_scores(hand, trump, points)
+    return (1 << scores[0][1]) | (1 << scores[1][1])
+
+
+def discard_scores(hand: int, trump: int, points: tuple[int, ...]) -> list[tuple[float, int]]:
+    """(how good a discard it is, card) for each card of ``hand``, best first."""
     scores = []
     for c in bits(hand):
         s = c >> 3
@@ -351,13 +365,13 @@ def choose_discard(hand: int, trump: int, points: tuple[int, ...]) -> int:
             v += 6.0 / n  # short suits first: voids let one ruff
         scores.append((v, c))
     scores.sort(reverse=True)
-    return (1 << scores[0][1]) | (1 << scores[1][1])
+    return scores
 
 
-def discard(k: Knowledge) -> dict[str, Any]:
-    trump = k.trump
-    points = k.points
-    mask = choose_discard(k.hand, trump, points)
+def discard(k: Knowledge, mask: int | None = None) -> dict[str, Any]:
+    """The legal ``discard`` of the two cards of ``mask`` (default: :func:`choose_discard`)."""
+    if mask is None:
+        mask = choose_discard(k.hand, k.trump, k.points)
     want = sorted(bits(mask))
     for a in k.legal:
         if a.get("type") == "discard":

@@ -16,7 +16,16 @@ DeclKey = tuple[int, int, int, int]
 
 def table_of(k: Knowledge) -> Table:
     assert k.contract is not None and k.flags is not None
-    return Table(k.n, k.trump, k.flags, k.points, k.side_of, k.total_tricks, k.contract.taker)
+    return Table(
+        k.n,
+        k.trump,
+        k.flags,
+        k.points,
+        k.side_of,
+        k.total_tricks,
+        k.contract.taker,
+        open_hands=k.variant == "duel",
+    )
 
 
 def public_voids(k: Knowledge) -> list[int]:

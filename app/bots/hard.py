@@ -83,7 +83,87 @@ def choose(
         from .bidding import hard_bid
 
         return hard_bid(k, rng, make_budget(budget_ms))
+    if k.phase == "discard":
+        return choose_discard_hard(k, rng, make_budget(budget_ms))
     return medium.choose_k(k, rng)
+
+
+# ---------------------------------------------------------------------- bela 3p discard
+
+DISCARD_CANDIDATES = 10
+DISCARD_MARGIN = 2.0
+
+
+def choose_discard_hard(k: Knowledge, rng: random.Random, budget: Budgeter) -> dict[str, Any]:
+    """Bela 3p caller: simulate the deal for the most promising discards.
+
+    The medium heuristic ranks the 66 pairs; the best ``DISCARD_CANDIDATES`` are played out
+    in sampled worlds (same worlds and random numbers for all), and the medium choice is
+    left only for a pair better by a margin plus one standard error.
+    """
+    from .bidding import discard, discard_scores
+
+    scored = discard_scores(k.hand, k.trump, k.points)
+    value = {c: v for v, c in scored}
+    cards = [c for _, c in scored]
+    pairs = sorted(
+        (
+            (value[a] + value[b], (1 << a) | (1 << b))
+            for i, a in enumerate(cards)
+            for b in cards[i + 1 :]
+        ),
+        reverse=True,
+    )
+    candidates = [m for _, m in pairs[:DISCARD_CANDIDATES]]
+    fallback = candidates[0]
+    table = table_of(k)
+    side = k.my_side
+    assert k.contract is not None
+    results: list[list[float]] = [[] for _ in candidates]
+    worlds = 0
+    cache: dict[Any, Scorer] = {}
+    voids = [0] * k.n
+    while worlds < 300:
+        w = sample_world(k, rng)
+        budget.spend(WORLD_UNITS)
+        rnd = [rng.random() for _ in range(ROLLOUT_NUMBERS)]
+        for i, m in enumerate(candidates):
+            hands = w.hands[:]
+            hands[k.seat] = k.hand & ~m
+            extra = [0] * k.sides
+            extra[side] = sum(k.points[c] for c in bits(m))
+            decl = declaration_points(k, seat_declarations(k, hands))
+            bel = belote_points(k, hands)
+            key = (decl, bel, tuple(extra))
+            sc = cache.get(key)
+            if sc is None:
+                sc = Scorer(
+                    k.variant,
+                    k.contract,
+                    k.side_of,
+                    k.total_tricks,
+                    decl,
+                    bel,
+                    tie_rule=k.rules.options.get("tie_rule", "fall"),
+                    extra=tuple(extra),
+                )
+                cache[key] = sc
+            d = Deal(hands, [], k.eldest, 0, [0] * k.n, [0] * k.n, k.total_tricks, voids[:])
+            playout(d, table, rnd)
+            budget.spend(k.total_tricks * k.n)
+            results[i].append(sc.value(d.won, d.tricks, side))
+        worlds += 1
+        if worlds >= 2 and budget.done():
+            break
+    best_i, best_score = 0, 0.0
+    for i in range(1, len(candidates) if worlds >= 12 else 1):
+        diffs = [a - b for a, b in zip(results[i], results[0], strict=True)]
+        mean = sum(diffs) / worlds
+        var = sum((x - mean) ** 2 for x in diffs) / max(worlds - 1, 1)
+        score = mean - DISCARD_MARGIN - (var / worlds) ** 0.5
+        if score > best_score:
+            best_i, best_score = i, score
+    return discard(k, candidates[best_i] if best_i else fallback)
 
 
 # ---------------------------------------------------------------------- card play
@@ -215,6 +295,9 @@ def card_values(
 
     likelihood = bid_likelihood
     max_nodes = max(400, budget.units // 6)
+    allies = 0
+    if k.n == 3 and k.contract is not None and k.contract.taker != k.seat:
+        allies = 1 << (3 - k.seat - k.contract.taker)  # the other defender
     while True:
         w = sample_world(k, rng, likelihood)
         budget.spend(WORLD_UNITS)
@@ -231,6 +314,7 @@ def card_values(
                     moves,
                     extra,
                     max_nodes=max_nodes,
+                    allies=allies,
                 )
                 budget.spend(nodes)
             except Budget:

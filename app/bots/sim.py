@@ -27,6 +27,8 @@ from app.engine.cards import (
 )
 from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags
 
+NOISE = 0.06  # share of random cards in the rollout policy
+
 BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
 
@@ -52,6 +54,7 @@ class Table:
         "cheap",
         "desc",
         "n",
+        "open_hands",
         "overtake_plain",
         "partner_exc",
         "points",
@@ -64,6 +67,7 @@ class Table:
         "trump_mask",
         "undertrump",
         "value",
+        "weak",
     )
 
     def __init__(
@@ -75,8 +79,10 @@ class Table:
         side_of: tuple[int, ...],
         total_tricks: int,
         taker: int,
+        open_hands: bool = False,
     ) -> None:
         self.n = n
+        self.open_hands = open_hands  # duel: the others' playable cards are face up
         self.trump = trump
         self.overtake_plain = flags.overtake_plain
         self.partner_exc = flags.partner_exception and n == 4
@@ -104,6 +110,13 @@ class Table:
             for c in range(32)
         )
         self.cheap = tuple(sorted(range(32), key=lambda c: self.value[c]))
+        # weakest first: plain cards before trumps, by strength
+        self.weak = tuple(
+            sorted(
+                range(32),
+                key=lambda c: self.strength[c] + (16 if (self.trump_mask >> c) & 1 else 0),
+            )
+        )
 
 
 def _is_trumpy(suit: int, trump: int) -> bool:
@@ -126,24 +139,26 @@ def dearest(mask: int, t: Table) -> int:
 
 
 def strongest(mask: int, t: Table) -> int:
-    """Strongest card of ``mask`` (cards of one suit, or any: the strongest by order key)."""
-    best = -1
-    bs = -1
-    for c in cards_in(mask):
-        s = t.strength[c]
-        if s > bs:
-            best, bs = c, s
-    return best
+    """Strongest card of ``mask`` (trumps first, then by strength within suits)."""
+    for c in reversed(t.weak):
+        if (mask >> c) & 1:
+            return c
+    return -1
 
 
 def weakest(mask: int, t: Table) -> int:
-    best = -1
-    bs = 99
-    for c in cards_in(mask):
-        s = t.strength[c] + (16 if (t.trump_mask >> c) & 1 else 0)
-        if s < bs:
-            best, bs = c, s
-    return best
+    """Weakest card of ``mask`` (plain cards before trumps, then by strength)."""
+    for c in t.weak:
+        if (mask >> c) & 1:
+            return c
+    return -1
+
+
+def winners_of(allowed: int, best: int, t: Table) -> int:
+    """The cards of ``allowed`` that would take the trick from ``best``."""
+    if t.trump_mask and not (t.trump_mask >> best) & 1:
+        return (allowed & t.above[best]) | (allowed & t.trump_mask)
+    return allowed & t.above[best]
 
 
 def beats(card: int, best: int, t: Table) -> bool:
@@ -235,12 +250,18 @@ def policy_card(
     """
     if allowed & (allowed - 1) == 0:
         return low_card(allowed)
-    if r < 0.06:  # a little noise keeps playouts from being all alike
+    if r < NOISE:  # a little noise keeps playouts from being all alike
         cs = cards_in(allowed)
-        return cs[int(r / 0.06 * len(cs))]
+        return cs[int(r / NOISE * len(cs))]
     hand = d.hands[seat]
     trick = d.trick
-    outside = ~d.played & ~hand & 0xFFFFFFFF
+    if t.open_hands:
+        outside = 0
+        for s2 in range(t.n):
+            if s2 != seat:
+                outside |= d.hands[s2]
+    else:
+        outside = ~d.played & ~hand & 0xFFFFFFFF
     tm = t.trump_mask
     n = t.n
     if not trick:
@@ -262,22 +283,33 @@ def policy_card(
             # throw points, keeping trumps and masters when possible
             best_c = -1
             best_v = -999
+            trump_led = trick[0] >> 3 == t.trump
             for c in cards_in(allowed):
-                v = t.points[c] * 2
+                p = t.points[c]
+                v = p * 2
                 if (tm >> c) & 1:
-                    v -= 30
-                elif not (t.above[c] & outside) and t.points[c] >= 10:
+                    v -= int(2.5 * p) if trump_led else 30
+                elif t.above[c] & outside:
+                    if p == 10:
+                        v += 6  # a ten whose ace is out: give it now
+                elif p >= 10 and d.tricks_left > 2:
                     v -= 12  # a master: it may win a trick of its own later
                 if beats(c, best, t):
                     v -= 1
                 if v > best_v:
                     best_c, best_v = c, v
             return best_c
-        return cheapest(allowed, t)
-    winners = 0
-    for c in cards_in(allowed):
-        if beats(c, best, t):
-            winners |= 1 << c
+        # the partner may be overtaken: secure the trick with a master if it is worth it
+        wins = winners_of(allowed, best, t) & ~tm
+        if wins:
+            top = strongest(wins, t)
+            pts = t.points[top]
+            for c in trick:
+                pts += t.points[c]
+            if not (t.above[top] & outside) and pts >= 10:
+                return top
+        return _discard(allowed, hand, outside, t)
+    winners = winners_of(allowed, best, t)
     if winners:
         if last:
             return weakest(winners, t)
@@ -305,8 +337,24 @@ def policy_card(
             pts += t.points[c]
         if winners & tm and not (best >> 3 == t.trump) and pts >= 10:
             return weakest(winners & tm, t)
-        return cheapest(allowed & ~winners, t)
-    return cheapest(allowed, t)
+        return _discard(allowed & ~winners, hand, outside, t)
+    return _discard(allowed, hand, outside, t)
+
+
+def _discard(allowed: int, hand: int, outside: int, t: Table) -> int:
+    """The cheapest card, but not the last guard of a ten whose ace is still out."""
+    first = -1
+    for c in t.cheap:
+        if (allowed >> c) & 1:
+            if first < 0:
+                first = c
+            sc = hand & SUIT_MASK[c >> 3]
+            if t.points[c] == 0 and sc.bit_count() == 2 and not (t.trump_mask >> c) & 1:
+                other = low_card(sc & ~(1 << c))
+                if t.points[other] == 10 and t.above[other] & outside:
+                    continue
+            return c
+    return first
 
 
 def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> int:
@@ -314,15 +362,21 @@ def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> in
     n = t.n
     attack = t.side_of[seat] == t.side_of[t.taker]
     partner = (seat + 2) % 4 if n == 4 else -1
+    opp_trumps = False
     if tm:
         my_trumps = hand & tm
         out_trumps = outside & tm
+        opp_trumps = bool(out_trumps)
         if attack and my_trumps and out_trumps:
             top = strongest(my_trumps, t)
             if not (t.above[top] & outside):
-                return top
-            if my_trumps.bit_count() >= out_trumps.bit_count() + 2:
-                return weakest(my_trumps, t)
+                return top  # draw trumps with the master
+            if seat == t.taker and my_trumps.bit_count() >= 3:
+                return _low_trump(my_trumps, outside, t)
+            if seat != t.taker and partner >= 0 and not (d.voids[partner] >> t.trump) & 1:
+                low = _low_trump(my_trumps, outside, t)
+                if not (low & 7 == 2 and t.above[low] & outside and my_trumps.bit_count() == 1):
+                    return low  # give the lead back to the taker in trumps
     # cash plain masters, unless an opponent is void there and may trump
     best_c = -1
     best_v = -1
@@ -333,39 +387,61 @@ def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> in
         top = strongest(suit_cards, t)
         if t.above[top] & outside:
             continue
-        if not (outside & SUIT_MASK[s]) and tm and outside & tm:
+        if not (outside & SUIT_MASK[s]) and opp_trumps:
             continue  # nobody can follow: an opponent would trump a master for nothing
-        risky = False
-        if tm and outside & tm:
-            for o in range(n):
-                if o != seat and o != partner and (d.voids[o] >> s) & 1:
-                    risky = True
-        if risky:
+        if opp_trumps and _ruffable(d, seat, partner, s, n):
             continue
         v = t.points[top] + 1
         if v > best_v:
             best_c, best_v = top, v
     if best_c >= 0:
         return best_c
-    # otherwise a low card, from a plain suit where possible, preferring partner's voids
     plain = hand & ~tm
-    pool = plain if plain else hand
-    if partner >= 0 and tm and plain:
-        ruffs = 0
-        for s in range(4):
-            if (d.voids[partner] >> s) & 1:
-                ruffs |= plain & SUIT_MASK[s]
-        if ruffs and not attack:
-            pool = ruffs
-    # avoid leading away from a ten (T without the A): prefer suits without a lone ten
-    cands = []
+    if not plain:
+        top = strongest(hand, t)
+        if not (t.above[top] & outside):
+            return top
+        return weakest(hand, t)
+    # a low card from the plain suit where it costs least
+    best_c, best_v = -1, 1e9
     for s in range(4):
-        sc = pool & SUIT_MASK[s]
-        if sc:
-            cands.append(sc)
-    cands.sort(key=lambda m: t.value[cheapest(m, t)])
-    pick = cands[0] if r < 0.7 or len(cands) == 1 else cands[1]
-    return cheapest(pick, t)
+        sc = plain & SUIT_MASK[s]
+        if not sc:
+            continue
+        low = cheapest(sc, t)
+        v = float(t.value[low]) - 2 * sc.bit_count()
+        cnt = sc.bit_count()
+        if cnt == 1 and t.points[low] >= 10:
+            v += 40  # a lone ten or ace led away
+        elif cnt == 2:
+            top = strongest(sc, t)
+            if t.points[top] >= 10 and t.above[top] & outside:
+                v += 15  # keep the ten guarded
+        if opp_trumps and _ruffable(d, seat, partner, s, n):
+            v += 25
+        if partner >= 0 and tm and not attack and (d.voids[partner] >> s) & 1:
+            v -= 12  # the partner ruffs it
+        v += r * 3
+        if v < best_v:
+            best_c, best_v = low, v
+    return best_c
+
+
+def _ruffable(d: Deal, seat: int, partner: int, suit: int, n: int) -> bool:
+    for o in range(n):
+        if o != seat and o != partner and (d.voids[o] >> suit) & 1:
+            return True
+    return False
+
+
+def _low_trump(trumps: int, outside: int, t: Table) -> int:
+    """A small trump, keeping the 9 while the jack is out (unless it is the only one)."""
+    for c in t.weak:
+        if (trumps >> c) & 1:
+            if c & 7 == 2 and t.above[c] & outside and trumps.bit_count() > 1:
+                continue
+            return c
+    return weakest(trumps, t)
 
 
 def playout(d: Deal, t: Table, rnd: list[float], start: int = 0) -> Deal:

@@ -21,20 +21,29 @@ import random
 from typing import Any
 
 from app.engine.actions import Bid, Double, Pass, Redouble, action_from_json
+from app.engine.state import Contract
 from app.engine.variants.base import DENOM_TRUMP, points_table
 
 from .bidding import (
+    PASS_MARGIN,
+    belote_in,
     choose_discard,
+    config_of,
+    contract_ev,
+    leads,
     medium_bid,
     score_outcome,
+    visible,
     world_declarations,
 )
 from .knowledge import Knowledge, bits
 from .sampler import sample_world
 from .sim import Deal, Table, playout
+from .valuation import expected_points, spread
 
 MARGIN = {"classic": 6.0, "coinche": 8.0, "bulgarian": 0.6, "bela": 6.0, "duel": 6.0}
 MIN_WORLDS = 2
+MIN_EVIDENCE = 12  # worlds needed before the simulations may overrule the medium bid
 WORLD_UNITS = 30
 MAX_WORLDS = 400
 
@@ -145,6 +154,108 @@ def _complete(
     return hands, reveal, owner, discard_pts
 
 
+def _value_for(k: Knowledge, seat: int, hand: int, trump: int) -> tuple[float, float]:
+    """(mean, spread) of the points ``seat``'s side expects from ``hand`` in ``trump``."""
+    cfg = config_of(k, hand.bit_count())
+    opp = 0
+    if k.variant == "duel":
+        opp = k.known[1 - seat] if seat != k.seat else k.known[1 - k.seat]
+        if seat != k.seat:
+            opp = k.hand
+    mean = expected_points(cfg, hand, trump, leads(k, seat), opp)
+    if k.variant != "duel":
+        mean += belote_in(hand, trump)
+    return mean, spread(cfg, trump)
+
+
+def _takes(k: Knowledge, seat: int, hand: int, suits: list[str], forced: bool) -> str | None:
+    """The suit ``seat`` would name (medium valuation), or None if it would pass."""
+    best, best_ev = None, 0.0
+    side = k.side_of[seat]
+    margin = PASS_MARGIN.get(k.variant, 3.0)
+    for d in suits:
+        mean, sd = _value_for(k, seat, hand, DENOM_TRUMP[d])
+        ev = contract_ev(k, d, seat, None, 1, mean, sd, side=side)
+        if best is None or ev > best_ev:
+            best, best_ev = d, ev
+    if forced or (best is not None and best_ev > margin):
+        return best
+    return None
+
+
+def _continuation(k: Knowledge, hands: list[int]) -> tuple[str, int] | None:
+    """The contract the auction would likely reach if this seat passes now (classic
+    turn-up, bela, duel): the first later speaker whose hand is worth naming a trump, the
+    forced dealer, or None (thrown in)."""
+    n = k.n
+    me = k.seat
+    suits = ["C", "D", "H", "S"]
+
+    def hand_of(seat: int) -> int:
+        if seat == me:
+            return visible(k)
+        if k.variant == "duel":
+            return k.known[seat]
+        h = hands[seat]
+        if k.variant == "classic" and k.upcard >= 0:
+            h |= 1 << k.upcard
+        return h
+
+    if k.variant == "classic":
+        up = suits[k.upcard >> 3]
+        others = [x for x in suits if x != up]
+        rnd = 0 if len(k.bids) < n else 1
+        after = [(me + i) % n for i in range(1, n)]
+        rest = after[: (k.dealer - me) % n]  # the speakers left in this round
+        if rnd == 0:
+            for seat in rest:
+                if _takes(k, seat, hand_of(seat), [up], False):
+                    return up, seat
+            rest = [(k.eldest + i) % n for i in range(n)]
+        for seat in rest:
+            d = _takes(k, seat, hand_of(seat), others, False)
+            if d:
+                return d, seat
+        return None
+    if k.variant == "bela" and n > 2:
+        for seat in [(me + i) % n for i in range(1, n)]:
+            d = _takes(k, seat, hand_of(seat), suits, seat == k.dealer)
+            if d:
+                return d, seat
+            if seat == k.dealer:
+                break
+        return None
+    # bela 2p and duel: N speaks at stages 0 and 2, the dealer at 1 and 3
+    up = suits[k.upcard >> 3] if k.variant == "bela" else suits[_proposal(k) >> 3]
+    others = [x for x in suits if x != up]
+    for stage in range(len(k.bids) + 1, 4):
+        seat = k.eldest if stage % 2 == 0 else k.dealer
+        forced = k.variant == "bela" and stage == 3
+        d = _takes(k, seat, hand_of(seat), [up] if stage < 2 else others, forced)
+        if d:
+            return d, seat
+    return None
+
+
+def _proposal(k: Knowledge) -> int:
+    """Duel: the proposal card (the dealer's last face-up card)."""
+    return k.upcard
+
+
+def _table(k: Knowledge, denom: str, taker: int) -> Table:
+    c = Contract(denom, DENOM_TRUMP[denom], taker)
+    return Table(
+        k.n,
+        DENOM_TRUMP[denom],
+        k.rules.flags(c),
+        k.rules.points(c),
+        k.side_of,
+        k.total_tricks,
+        taker,
+        open_hands=k.variant == "duel",
+    )
+
+
 def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
     fallback = medium_bid(k, rng)
     scenarios = _scenarios(k, fallback)
@@ -153,26 +264,28 @@ def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, An
     from .bidding import bid_likelihood
 
     plays = sorted({(d, t) for _, d, t, _, _ in scenarios if d is not None})
+    # passing with no contract standing: play out what the others would then name
+    continues = k.variant in ("bela", "duel") or (
+        k.variant == "classic" and k.rules.options.get("bidding_mode") != "free"
+    )
     values: list[list[float]] = [[] for _ in scenarios]
     worlds = 0
     side = k.my_side
     tie_rule = k.rules.options.get("tie_rule", "fall")
     tables: dict[tuple[str, int], Table] = {}
     for d, t in plays:
-        from app.engine.state import Contract
-
-        c = Contract(d, DENOM_TRUMP[d], t)
-        tables[(d, t)] = Table(
-            k.n, DENOM_TRUMP[d], k.rules.flags(c), k.rules.points(c), k.side_of, k.total_tricks, t
-        )
+        tables[(d, t)] = _table(k, d, t)
     while worlds < MAX_WORLDS:
         w = sample_world(k, rng, bid_likelihood, tries=6)
         budget.spend(WORLD_UNITS)
         rnd = [rng.random() for _ in range(64)]
         outcomes: dict[tuple[str, int], tuple[Any, ...]] = {}
-        for d, t in plays:
+        cont = _continuation(k, w.hands) if continues else None
+        for d, t in plays + ([cont] if cont is not None and cont not in plays else []):
             trump = DENOM_TRUMP[d]
             hands, reveal, owner, extra = _complete(k, w.assign, t, trump, rng)
+            if (d, t) not in tables:
+                tables[(d, t)] = _table(k, d, t)
             table = tables[(d, t)]
             decl, bel = world_declarations(k, hands, trump)
             deal = Deal(
@@ -198,8 +311,10 @@ def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, An
             outcomes[(d, t)] = (tuple(pts), tuple(trk), decl, bel)
         for i, (_a, d, t, value, mult) in enumerate(scenarios):
             if d is None:
-                values[i].append(0.0)
-                continue
+                if cont is None:
+                    values[i].append(0.0)
+                    continue
+                d, t = cont
             pts, trk, decl, bel = outcomes[(d, t)]
             rec = score_outcome(
                 k.variant,
@@ -214,17 +329,13 @@ def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, An
                 bel,
                 tie_rule,
             )
-            if k.sides == 2:
-                v = rec[side] - rec[1 - side]
-            else:
-                others = [s for s in range(k.sides) if s != side]
-                v = rec[side] - sum(rec[s] for s in others) / len(others)
+            v = rec[side] - rec[1 - side] if k.sides == 2 else float(rec[side])
             values[i].append(v)
         worlds += 1
         if worlds >= MIN_WORLDS and budget.done():
             break
     fb_i = next((i for i, s in enumerate(scenarios) if _same(s[0], fallback)), None)
-    if fb_i is None:
+    if fb_i is None or worlds < MIN_EVIDENCE:
         return fallback
     # deviate from the medium bid only when the simulations say so with some confidence:
     # the paired difference must clear the margin by one standard error

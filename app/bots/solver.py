@@ -1,9 +1,9 @@
 """Exact solution of the last tricks of one sampled world (alpha-beta).
 
 The side of the root player maximises the deal's value (``Scorer.value_sides``); every
-other side minimises it (with three players this is the "paranoid" assumption: both
-opponents are treated as allies against the player to move, which in 3-player bela is
-close to the truth, since they share the caller's points when he falls).  A transposition
+other side minimises it.  With three players (bela) the caller's two opponents share his
+points when he falls, so they are treated as a coalition: when the root player is the
+caller both opponents minimise; when it defends, the other defender maximises with it.  A transposition
 table is kept at trick boundaries; equivalent cards (same holder, same suit, adjacent
 among the cards still out, same points) are tried once.
 """
@@ -31,8 +31,12 @@ def solve(
     moves: list[int],
     extra: tuple[int, ...],
     max_nodes: int = 200_000,
+    allies: int = 0,
 ) -> tuple[list[float], int]:
     """Exact value of each root move for ``side``; and the nodes searched.
+
+    ``allies`` (a bitmask of seats) may name seats of other sides that play to maximise
+    the value too (three-player bela: the other defender, when the root player defends).
 
     Raises :class:`Budget` when more than ``max_nodes`` nodes would be needed.
     """
@@ -111,7 +115,7 @@ def solve(
             legal = allowed_cards(hands[seat], trick, best, pm, t)
         else:
             legal = hands[seat]
-        maximizing = side_of[seat] == side
+        maximizing = side_of[seat] == side or (allies >> seat) & 1 == 1
         a0, b0 = alpha, beta
         value = -1e18 if maximizing else 1e18
         for c in ordered(seat, legal, maximizing):

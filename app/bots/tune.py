@@ -116,7 +116,7 @@ def sample(cfg: Config, trump: int, rng: random.Random) -> tuple[list[float], fl
     if trump >= 4:
         flags = PlayFlags(False, flags.partner_exception, flags.must_undertrump)
     total_tricks = 16 if cfg.extra == "duel" else cfg.hand
-    table = Table(n, trump, flags, points, side_of, total_tricks, taker)
+    table = Table(n, trump, flags, points, side_of, total_tricks, taker, cfg.extra == "duel")
     d = Deal(hands, [], leader, 0, [0] * n, [0] * n, table.total_tricks, [0] * n, reveal, owner)
     rnd = [rng.random() for _ in range(64)]
     playout(d, table, rnd)
