@@ -236,8 +236,10 @@ def _map(tasks: list[tuple[Any, ...]], workers: int) -> Iterator[DeckResult]:
         return
     import multiprocessing as mp
 
+    from . import warm_up
+
     ctx = mp.get_context("spawn")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=warm_up) as pool:
         yield from pool.imap_unordered(play_deck, tasks, chunksize=1)
 
 
