@@ -174,6 +174,9 @@ function onMessage(msg) {
     case "rematch":
       location.assign(msg.url);
       break;
+    case "hint":
+      showHint(msg.action);
+      break;
     case "error":
       clearPending();
       if (FATAL.has(msg.code)) {
@@ -282,6 +285,9 @@ function renderBar() {
   const room = S.room || {};
   $("btn-invite").hidden = room.mode !== "friends";
   $("level-switch").hidden = room.mode !== "computer";
+  // a hint (the hard bot's choice) in games against the computer, on the player's turn
+  $("btn-hint").hidden = room.mode !== "computer" || S.role !== "seat";
+  $("btn-hint").disabled = !legal().length;
   $("btn-leave").hidden = !(room.mode === "friends" && room.status === "playing" && S.role === "seat");
   if (room.level) $("level-select").value = room.level;
 }
@@ -1288,6 +1294,30 @@ $("btn-leave").addEventListener("click", async () => {
     toast(error.message);
   }
 });
+
+$("btn-hint").addEventListener("click", () => {
+  conn.send({ type: "hint", id: conn.nextId("h") });
+});
+
+// Highlight the suggested card or bid; the choice stays the player's.
+function showHint(action) {
+  if (!action) return;
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  let target = null;
+  if (action.type === "play") {
+    target = document.querySelector(`#hand button.card[data-card="${action.card}"], #piles-bottom button.card[data-card="${action.card}"]`);
+  } else if (action.type === "bid") {
+    const name = action.value !== undefined ? `bid-${action.value}-${action.contract}` : `bid-${action.contract}`;
+    target = document.querySelector(`#controls [data-action="${name}"]`);
+  } else {
+    target = document.querySelector(`#controls [data-action="${action.type}"]`);
+  }
+  if (target) {
+    target.classList.add("hinted");
+    target.focus();
+  }
+  toast(t("hint.shown"));
+}
 
 $("level-select").addEventListener("change", (e) => {
   conn.send({ type: "set_level", level: e.target.value });

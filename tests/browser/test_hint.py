@@ -1,0 +1,54 @@
+"""The hint button: in a game against the computer it highlights the hard bot's choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from .driver import choose_game, open_home, start, take_turn, wait_state
+
+pytestmark = pytest.mark.browser
+
+
+def test_hint_highlights_a_legal_choice(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_home(page, server.base_url)
+    choose_game(page, "classic", options={"target": "one_deal"})
+    start(page, "computer")
+    hinted = 0
+    for _ in range(40):
+        state = wait_state(page)
+        if state in ("deal", "match"):
+            break
+        if state in ("turn:bidding", "turn:play"):
+            button = page.locator("#btn-hint")
+            assert button.is_visible() and button.is_enabled()
+            button.click()
+            page.wait_for_selector(".hinted", timeout=15_000)
+            target = page.locator(".hinted").first
+            # the highlighted thing is something the player may choose now
+            assert target.get_attribute("aria-disabled") != "true"
+            assert not target.is_disabled()
+            hinted += 1
+            if hinted >= 3:
+                break
+        take_turn(page, state)
+    assert hinted >= 3
+    assert errors == []
+    context.close()
+
+
+def test_no_hint_in_friends_games(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "duel")
+    start(page, "friends")
+    page.goto(page.locator("#invite-link").input_value())
+    page.wait_for_selector("#table-app")
+    page.wait_for_timeout(500)
+    assert page.locator("#btn-invite").count() == 1
+    assert not page.locator("#btn-hint").is_visible()
+    context.close()
