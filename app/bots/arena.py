@@ -6,18 +6,21 @@ the cards cancels out:
 * two sides (4-player partnerships, 2 players): the deck is played twice; level A holds
   side 0 then side 1, level B the other side.  The deck's figure is the mean over the two
   plays of (A's recorded points - B's recorded points) for the deal.
-* three players (bela 3p, each for himself): the deck is played six times: for each seat,
-  once with A alone there (B in the two other seats) and once with B alone there (A in
-  the two others).  Each seat is thus held three times by A and three times by B; the
-  deck's figure is the mean over the seats of (mean points of the seat when A holds it -
-  mean points when B holds it).
+* three players (bela 3p, each for himself): deck *i* has a focus seat ``f = i mod 3``.
+  It is played twice: once with A alone in seat f (B in the two other seats), once with
+  B alone in seat f (A in the two others).  The deck's figure is seat f's points when A
+  holds it minus its points when B holds it: the same cards, every seat's level swapped.
+  Over the decks the focus seat rotates, so every seat (and every dealing position) is
+  measured equally often.  (Playing all three focus seats of every deck, six plays,
+  estimates the same quantity at three times the cost per deck.)
 
 Each play is one deal of a fresh match (same deck, same dealer), scored by the engine as
 a real deal would be (without a reserve from earlier deals); a thrown-in deal scores 0.
 The report gives the mean difference per deck with a 95% confidence interval (normal
 approximation, 1.96 standard errors over decks), the rate of contracts made by each
 level as taker, and each level's decision times (p50/p95/max over decisions with a real
-choice, i.e. more than one legal action).
+choice, i.e. more than one legal action), both as the CPU time of the deciding process
+(what one core spends, whatever else the machine runs) and as wall-clock time.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ class PlayResult:
     taker: int | None
     made: bool | None
     thrown_in: bool
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # wall-clock seconds
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds
 
 
 @dataclass
@@ -51,16 +55,19 @@ class DeckResult:
     contracts: dict[str, list[int]]  # level -> [taken, made]
     thrown_in: int
     times: dict[str, list[float]]
+    cpu: dict[str, list[float]]
 
 
-def seatings(players: int, a: str, b: str) -> list[list[str]]:
-    """The level at each seat, for each play of a deck."""
+def focus_seat(players: int, index: int) -> int | None:
+    """Bela 3p: the seat whose points deck ``index`` measures."""
+    return index % 3 if players == 3 else None
+
+
+def seatings(players: int, a: str, b: str, index: int = 0) -> list[list[str]]:
+    """The level at each seat, for each play of deck ``index``."""
     if players == 3:
-        out = []
-        for s in range(3):
-            out.append([a if x == s else b for x in range(3)])
-            out.append([b if x == s else a for x in range(3)])
-        return out
+        f = index % 3
+        return [[a if x == f else b for x in range(3)], [b if x == f else a for x in range(3)]]
     if players == 4:
         return [[a, b, a, b], [b, a, b, a]]
     return [[a, b], [b, a]]
@@ -79,20 +86,24 @@ def play_one(
     state = new_match(variant, players, options, seed=seed, first_dealer=dealer, deck=deck)
     rngs = [random.Random(seed * 31 + s) for s in range(players)]
     times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
         seat = current_player(state)
         assert seat is not None
         view = seat_view(state, seat)
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         action = choose_action(view, levels[seat], rngs[seat], budget_ms=budget_ms)
         dt = time.perf_counter() - t0
+        dc = time.thread_time() - c0
         if len(view["legal"]) > 1:
             times.setdefault(levels[seat], []).append(dt)
+            cpu.setdefault(levels[seat], []).append(dc)
         state, _ = apply(state, action_from_json(action))
     result = state.results[-1]
     side_of = state.rules.side_of
     if result.thrown_in or result.score is None:
-        return PlayResult([0] * players, None, None, True, times)
+        return PlayResult([0] * players, None, None, True, times, cpu)
     rec = result.score.recorded
     taker = result.contract.taker if result.contract else None
     return PlayResult(
@@ -101,6 +112,7 @@ def play_one(
         result.score.outcome == "made",
         False,
         times,
+        cpu,
     )
 
 
@@ -110,7 +122,7 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     deck = list(range(32))
     rng.shuffle(deck)
     dealer = rng.randrange(players)
-    plays = seatings(players, a, b)
+    plays = seatings(players, a, b, index)
     results = []
     for p, levels in enumerate(plays):
         results.append(
@@ -127,10 +139,13 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
         )
     contracts: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}
     times: dict[str, list[float]] = {a: [], b: []}
+    cpu: dict[str, list[float]] = {a: [], b: []}
     thrown = 0
     for levels, r in zip(plays, results, strict=True):
         for lv, ts in r.times.items():
             times[lv].extend(ts)
+        for lv, ts in r.cpu.items():
+            cpu[lv].extend(ts)
         if r.thrown_in:
             thrown += 1
             continue
@@ -138,13 +153,9 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
             lv = levels[r.taker]
             contracts[lv][0] += 1
             contracts[lv][1] += int(bool(r.made))
-    if players == 3:
-        per_seat = []
-        for s in range(3):
-            pa = [r.points[s] for lv, r in zip(plays, results, strict=True) if lv[s] == a]
-            pb = [r.points[s] for lv, r in zip(plays, results, strict=True) if lv[s] == b]
-            per_seat.append(sum(pa) / len(pa) - sum(pb) / len(pb))
-        diff = sum(per_seat) / 3
+    f = focus_seat(players, index)
+    if f is not None:
+        diff = float(results[0].points[f] - results[1].points[f])
     else:
         diffs = []
         for levels, r in zip(plays, results, strict=True):
@@ -152,7 +163,7 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
             sb = next(s for s in range(players) if levels[s] == b)
             diffs.append(r.points[sa] - r.points[sb])
         diff = sum(diffs) / len(diffs)
-    return DeckResult(index, diff, contracts, thrown, times)
+    return DeckResult(index, diff, contracts, thrown, times, cpu)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -190,6 +201,7 @@ def run(
     half = 1.96 * sd / math.sqrt(n) if n > 1 else float("inf")
     contracts = {a: [0, 0], b: [0, 0]}
     times: dict[str, list[float]] = {a: [], b: []}
+    cpu: dict[str, list[float]] = {a: [], b: []}
     thrown = 0
     for r in results:
         thrown += r.thrown_in
@@ -197,6 +209,7 @@ def run(
             contracts[lv][0] += r.contracts[lv][0]
             contracts[lv][1] += r.contracts[lv][1]
             times[lv].extend(r.times[lv])
+            cpu[lv].extend(r.cpu[lv])
     return {
         "variant": variant,
         "players": players,
@@ -215,17 +228,19 @@ def run(
             lv: {"taken": t, "made": m, "rate": (m / t if t else None)}
             for lv, (t, m) in contracts.items()
         },
-        "decision_ms": {
-            lv: {
-                "decisions": len(ts),
-                "p50": percentile(ts, 0.5) * 1000,
-                "p95": percentile(ts, 0.95) * 1000,
-                "max": (max(ts) * 1000 if ts else float("nan")),
-            }
-            for lv, ts in times.items()
-        },
+        "decision_ms": {lv: _summary(ts) for lv, ts in times.items()},
+        "decision_cpu_ms": {lv: _summary(ts) for lv, ts in cpu.items()},
         "elapsed_s": elapsed,
         "workers": workers,
+    }
+
+
+def _summary(ts: list[float]) -> dict[str, float]:
+    return {
+        "decisions": len(ts),
+        "p50": percentile(ts, 0.5) * 1000,
+        "p95": percentile(ts, 0.95) * 1000,
+        "max": (max(ts) * 1000 if ts else float("nan")),
     }
 
 
@@ -255,10 +270,12 @@ def format_report(r: dict[str, Any]) -> str:
     for lv in (a, b):
         c = r["contracts"][lv]
         rate = f"{100 * c['rate']:.1f}%" if c["rate"] is not None else "-"
-        t = r["decision_ms"][lv]
+        t = r["decision_cpu_ms"][lv]
+        w = r["decision_ms"][lv]
         lines.append(
             f"  {lv:6s} contracts made {c['made']}/{c['taken']} ({rate}); decisions {t['decisions']}: "
-            f"p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms, max {t['max']:.1f} ms"
+            f"CPU p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms, max {t['max']:.1f} ms"
+            f" (wall p95 {w['p95']:.1f} ms, max {w['max']:.1f} ms)"
         )
     return "\n".join(lines)
 

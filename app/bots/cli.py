@@ -15,9 +15,10 @@ def register(subparsers: Any) -> None:
         "arena",
         help="play duplicate deals between two bot levels",
         description=(
-            "Play each deck with the levels' seats swapped (bela 3p: six plays, each level "
-            "alone in each seat) and report the mean points-per-deal difference A - B with "
-            "a 95%% confidence interval, contracts made, and decision times."
+            "Play each deck with the levels' seats swapped (bela 3p: A alone in the deck's "
+            "focus seat, then B alone there) and report the mean points-per-deal difference "
+            "A - B with a 95%% confidence interval, contracts made, and decision times (CPU "
+            "and wall clock)."
         ),
     )
     p.add_argument(

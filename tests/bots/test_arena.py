@@ -1,0 +1,125 @@
+"""The arena (``atout arena``): duplicate seatings, per-deck figures, the report, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app.bots import arena
+from app.bots.arena import play_deck, play_one, run, seatings
+
+
+def test_two_sides_swap_every_seat() -> None:
+    for players in (2, 4):
+        first, second = seatings(players, "A", "B")
+        assert [{"A": "B", "B": "A"}[lv] for lv in first] == second
+        # Partners hold the same level.
+        if players == 4:
+            assert first[0] == first[2] and first[1] == first[3]
+
+
+def test_three_players_focus_seat_rotates() -> None:
+    for index in range(6):
+        f = index % 3
+        one, two = seatings(3, "A", "B", index)
+        assert one[f] == "A" and [one[s] for s in range(3) if s != f] == ["B", "B"]
+        assert two[f] == "B" and [two[s] for s in range(3) if s != f] == ["A", "A"]
+
+
+def test_three_player_deck_figure_is_the_focus_seats_difference() -> None:
+    args = ("bela", 3, {}, "medium", "easy", 11, 4, None)
+    deck = play_deck(args)
+    # Replay the two plays by hand and compare.
+    import random
+
+    rng = random.Random("11:4")
+    cards = list(range(32))
+    rng.shuffle(cards)
+    dealer = rng.randrange(3)
+    plays = seatings(3, "medium", "easy", 4)
+    results = [
+        play_one("bela", 3, {}, cards, dealer, lv, 11 * 1000003 + 4 * 10 + p, None)
+        for p, lv in enumerate(plays)
+    ]
+    f = 4 % 3
+    assert deck.diff == results[0].points[f] - results[1].points[f]
+    taken = sum(v[0] for v in deck.contracts.values())
+    assert taken == sum(1 for r in results if r.taker is not None)
+
+
+def test_two_side_deck_figure_is_the_mean_of_both_plays() -> None:
+    import random
+
+    deck = play_deck(("classic", 4, {}, "medium", "easy", 5, 2, None))
+    rng = random.Random("5:2")
+    cards = list(range(32))
+    rng.shuffle(cards)
+    dealer = rng.randrange(4)
+    plays = seatings(4, "medium", "easy")
+    diffs = []
+    for p, lv in enumerate(plays):
+        r = play_one("classic", 4, {}, cards, dealer, lv, 5 * 1000003 + 2 * 10 + p, None)
+        diffs.append(r.points[lv.index("medium")] - r.points[lv.index("easy")])
+    assert deck.diff == sum(diffs) / 2
+
+
+def test_run_is_deterministic_and_reports_everything() -> None:
+    one = run("duel", 2, {}, "medium", "easy", 6, seed=3)
+    two = run("duel", 2, {}, "medium", "easy", 6, seed=3)
+    for key in ("mean_diff", "ci95", "sd", "contracts", "thrown_in_plays"):
+        assert one[key] == two[key]
+    assert one["deals"] == 6 and one["plays_per_deal"] == 2
+    lo, hi = one["ci95"]
+    assert lo <= one["mean_diff"] <= hi
+    for lv in ("medium", "easy"):
+        c = one["contracts"][lv]
+        assert 0 <= c["made"] <= c["taken"] <= 12
+        for key in ("decision_ms", "decision_cpu_ms"):
+            t = one[key][lv]
+            assert t["decisions"] > 0
+            assert 0 <= t["p50"] <= t["p95"] <= t["max"]
+    text = arena.format_report(one)
+    assert "95% CI" in text and "CPU p50" in text
+
+
+def test_workers_give_the_same_figures() -> None:
+    one = run("bela", 2, {}, "medium", "easy", 4, seed=9, workers=1)
+    two = run("bela", 2, {}, "medium", "easy", 4, seed=9, workers=2)
+    assert one["mean_diff"] == two["mean_diff"] and one["contracts"] == two["contracts"]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "arena", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--variant", "classic", "--a", "medium", "--b", "easy", "--deals", "0"],
+        ["--variant", "bela", "--players", "5", "--a", "medium", "--b", "easy"],
+        ["--variant", "classic", "--a", "medium", "--b", "easy", "--options", "[1]"],
+        ["--variant", "classic", "--a", "medium", "--b", "easy", "--options", '{"nope": 1}'],
+    ],
+)
+def test_cli_refuses_bad_arguments(args: list[str]) -> None:
+    out = _cli(*args)
+    assert out.returncode == 2
+    assert out.stderr.startswith("atout: ") and "Traceback" not in out.stderr
+
+
+def test_cli_prints_json() -> None:
+    out = _cli(
+        "--variant", "bela", "--players", "3", "--a", "medium", "--b", "easy",
+        "--deals", "3", "--seed", "2", "--json",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["variant"] == "bela" and report["players"] == 3 and report["deals"] == 3
