@@ -109,8 +109,20 @@ def count(mask: int) -> int:
     return mask.bit_count()
 
 
+_BYTE_NAMES = tuple(
+    tuple(tuple(format_card(8 * s + r) for r in range(8) if b >> r & 1) for b in range(256))
+    for s in range(4)
+)
+
+
 def format_mask(mask: int) -> list[str]:
-    return [format_card(c) for c in cards_of(mask)]
+    """The names of the cards of ``mask``, in increasing card order."""
+    return [
+        *_BYTE_NAMES[0][mask & 255],
+        *_BYTE_NAMES[1][(mask >> 8) & 255],
+        *_BYTE_NAMES[2][(mask >> 16) & 255],
+        *_BYTE_NAMES[3][(mask >> 24) & 255],
+    ]
 
 
 def parse_cards(texts: Iterable[str]) -> list[int]:

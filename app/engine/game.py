@@ -28,11 +28,17 @@ from .cards import RK, RQ, SUIT_MASK, card_list, cards_of, format_card, format_m
 from .errors import IllegalAction, InvalidAction
 from .play import explain_illegal, legal_mask, trick_winner_index
 from .scoring import DealFacts, match_winner, score_deal
-from .state import Auction, DealLog, DealResult, Event, Phase, State, Trick
+from .state import Auction, DealLog, DealResult, Event, LazyEvent, Phase, State, Trick
 from .variants import get_rules
 from .variants.base import Rules
 
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
+CARD_NAMES = tuple(format_card(c) for c in range(32))
+# The Play actions of each suit's byte of a hand mask: _BYTE_PLAYS[suit][byte].
+_BYTE_PLAYS = tuple(
+    tuple(tuple(PLAYS[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256))
+    for s in range(4)
+)
 
 
 def new_match(
@@ -178,6 +184,9 @@ def legal_play_mask(state: State) -> int:
     assert state.contract is not None and state.flags is not None
     trick = state.trick
     hand = state.hands[seat]
+    if not trick:  # the leader plays any card
+        state.__dict__["_legal"] = hand
+        return hand
     cards = [c for _, c in trick]
     # "partner is master" only matters to a player void in the led suit
     partner = bool(cards) and not hand & SUIT_MASK[cards[0] >> 3] and _partner_master(state, seat)
@@ -190,13 +199,18 @@ def _legal_plays(state: State) -> list[Action]:
     seat = state.to_act
     mask = legal_play_mask(state)
     out: list[Action] = []
-    if _may_declare(state, seat):
+    if not state.tricks and _may_declare(state, seat):
         hand = state.hands[seat]
         for combos in decl.declarable_sets(hand):
             if combos:
                 out.append(Declare(tuple(c.mask for c in combos)))
     if state.rules.options.get("auto_belote", True):
-        out += [PLAYS[card] for card in card_list(mask)]
+        out += [
+            *_BYTE_PLAYS[0][mask & 255],
+            *_BYTE_PLAYS[1][(mask >> 8) & 255],
+            *_BYTE_PLAYS[2][(mask >> 16) & 255],
+            *_BYTE_PLAYS[3][mask >> 24],
+        ]
         return out
     for card in card_list(mask):
         out.append(PLAYS[card])
@@ -247,20 +261,37 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     unchanged either way.
     """
     phase = state.phase
+    actor = state.to_act
+    if phase is Phase.PLAY:
+        if seat is not None and seat != actor:
+            raise IllegalAction(f"not your turn: seat {actor} is to act")
+        allowed = legal_play_mask(state)  # cached on the unchanged state
+        new = state.copy()
+        if (
+            type(action) is Play
+            and state.tricks  # past trick 1: no declarations to handle
+            and not action.belote
+            and 0 <= action.card
+            and (allowed >> action.card) & 1
+        ):
+            events = _play_card(new, actor, action.card, False)  # the common case
+        elif not isinstance(action, ACTION_TYPES):
+            raise InvalidAction("not an action")
+        else:
+            events = _apply_play_phase(new, actor, action, allowed)
+        new.actions = state.actions + ((actor, action),)
+        if new.phase is not Phase.PLAY:  # the deal just ended
+            new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
+        return new, events
     if phase is Phase.MATCH_OVER:
         raise IllegalAction("the match is over")
     if phase is Phase.DEAL_OVER:
         raise IllegalAction("the deal is over: the next deal must be dealt first")
-    actor = state.to_act
     if seat is not None and seat != actor:
         raise IllegalAction(f"not your turn: seat {actor} is to act")
     if not isinstance(action, ACTION_TYPES):
         raise InvalidAction("not an action")
-    if phase is Phase.PLAY:
-        allowed = legal_play_mask(state)  # cached on the unchanged state
-        new = state.copy()
-        events = _apply_play_phase(new, actor, action, allowed)
-    elif phase is Phase.BIDDING:
+    if phase is Phase.BIDDING:
         new = state.copy()
         if isinstance(action, (Play, Declare, Discard, Exchange)):
             raise IllegalAction(f"{action.type}: the bidding is not over")
@@ -316,6 +347,8 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
         raise IllegalAction(f"{action.type}: the bidding is over, play a card")
     card = action.card
     hand = state.hands[seat]
+    if not 0 <= card < 32:
+        raise InvalidAction(f"not a card: {card!r}")
     if not (hand >> card) & 1:
         if rules.variant == "duel" and any(card in p for p in state.piles):
             raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
@@ -342,14 +375,23 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
                 events += _announce(state, seat, combos)
                 if state.phase is Phase.MATCH_OVER:
                     return events
-    events += _belote(state, seat, card, action.belote)
-    state.hands = _set(state.hands, seat, hand & ~(1 << card))
-    state.trick = state.trick + ((seat, card),)
-    events.append(Event("card_played", {"seat": seat, "card": format_card(card)}))
-    if len(state.trick) < rules.players:
-        state.to_act = (seat + 1) % rules.players
+    return events + _play_card(state, seat, card, action.belote)
+
+
+def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
+    """Play a held, legal ``card``: belote, the trick, and the trick's end."""
+    rank = card & 7
+    events = _belote(state, seat, card, flagged) if flagged or rank == RK or rank == RQ else []
+    hands = state.hands
+    state.hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]
+    trick = state.trick = state.trick + ((seat, card),)
+    events.append(Event("card_played", {"seat": seat, "card": CARD_NAMES[card]}))
+    n = state.rules.players
+    if len(trick) < n:
+        state.to_act = (seat + 1) % n
         return events
-    return events + _finish_trick(state)
+    events += _finish_trick(state)
+    return events
 
 
 def _why_no_declare(state: State, seat: int) -> str:
@@ -415,25 +457,29 @@ def _finish_trick(state: State) -> list[Event]:
     rules = state.rules
     contract = state.contract
     assert contract is not None
-    cards = [c for _, c in state.trick]
-    winner = state.trick[trick_winner_index(cards, contract.trump)][0]
+    plays = state.trick
+    cards = [c for _, c in plays]
+    winner = plays[trick_winner_index(cards, contract.trump)][0]
     table = state.table
-    points = sum(table[c] for c in cards)
-    last = len(state.tricks) + 1 == rules.total_tricks
+    points = 0
+    for c in cards:
+        points += table[c]
+    number = len(state.tricks) + 1
+    last = number == rules.total_tricks
     if last:
         points += 10
-    trick = Trick(state.leader, state.trick, winner, points)
+    trick = Trick(state.leader, plays, winner, points)
     state.tricks = state.tricks + (trick,)
     state.points = _set(state.points, winner, state.points[winner] + points)
     state.tricks_won = _set(state.tricks_won, winner, state.tricks_won[winner] + 1)
     state.trick = ()
     state.leader = state.to_act = winner
-    events = [Event("trick_won", {"seat": winner, "points": points, "number": len(state.tricks)})]
+    events = [Event("trick_won", {"seat": winner, "points": points, "number": number})]
     if rules.variant == "duel":
         from .variants.duel import reveal_after_trick
 
         events += reveal_after_trick(state, trick)
-    if len(state.tricks) == 1:
+    if number == 1:
         events += _show_declarations_after_trick_one(state)
     if last:
         events += _score(state)
@@ -532,7 +578,7 @@ def _score(state: State) -> list[Event]:
         winner_side=game_winner,
     )
     state.results = state.results + (result,)
-    events = [Event("deal_scored", {"result": result_json(result, rules)})]
+    events: list[Event] = [LazyEvent("deal_scored", lambda: {"result": result_json(result, rules)})]
     if rules.variant != "duel":
         winner = match_winner(
             rules.variant,

@@ -6,9 +6,10 @@ Card sets are int bitmasks; tuples hold per-seat values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -51,8 +52,9 @@ class Contract:
     doubler: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
+    """A finished trick (a named tuple: built once per trick, cheaply)."""
+
     leader: int
     plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
     winner: int
@@ -87,13 +89,33 @@ class DealLog:
     actions: tuple[tuple[int, Action], ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened; ``to`` is a seat, or None for everyone."""
+    """Something that happened; ``to`` is a seat, or None for everyone.
+
+    A plain slotted class rather than a frozen dataclass: ``apply`` makes one or more per
+    action, and this is the cheapest object Python builds.  Treat it as immutable.
+    """
+
+    __slots__ = ("type", "data", "to")
 
     type: str
-    data: dict[str, Any] = field(default_factory=dict)
-    to: int | None = None
+    data: dict[str, Any]
+    to: int | None
+
+    def __init__(self, type: str, data: dict[str, Any] | None = None, to: int | None = None):
+        self.type = type
+        self.data = {} if data is None else data
+        self.to = to
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.type, self.data, self.to) == (other.type, other.data, other.to)
+
+    __hash__ = None  # type: ignore[assignment]  # holds a dict
+
+    def __repr__(self) -> str:
+        return f"Event(type={self.type!r}, data={self.data!r}, to={self.to!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, **self.data}
@@ -101,6 +123,31 @@ class Event:
     def is_for(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: a spectator) may see this event."""
         return self.to is None or self.to == seat
+
+
+class LazyEvent(Event):
+    """An event whose data is built when first read: a deal's full breakdown, which only
+    the code that shows or sends it reads (bots and playouts never do)."""
+
+    __slots__ = ("_make", "_data")
+
+    def __init__(self, type: str, make: Callable[[], dict[str, Any]], to: int | None = None):
+        self.type = type
+        self._make: Callable[[], dict[str, Any]] | None = make
+        self._data: dict[str, Any] = {}
+        self.to = to
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._make is not None:
+            self._data = self._make()
+            self._make = None
+        return self._data
+
+    @data.setter
+    def data(self, value: dict[str, Any]) -> None:
+        self._make = None
+        self._data = value
 
 
 class State:
@@ -145,11 +192,13 @@ class State:
     table: tuple[int, ...]
 
     def copy(self) -> State:
+        """A copy to change (``apply`` never changes the state it is given)."""
         new = object.__new__(State)
-        d = new.__dict__
-        d.update(self.__dict__)
-        d.pop("_legal", None)  # caches (legal_play_mask, the common view): one state only
-        d.pop("_view", None)
+        d = self.__dict__.copy()
+        if len(d) > _FIELDS:  # caches (legal_play_mask, the common view): one state only
+            d.pop("_legal", None)
+            d.pop("_view", None)
+        new.__dict__ = d
         return new
 
     @property
@@ -161,3 +210,6 @@ class State:
             f"<State {self.rules.variant} phase={self.phase.value} dealer={self.dealer} "
             f"to_act={self.to_act} scores={self.scores}>"
         )
+
+
+_FIELDS = len(State.__annotations__)  # a state's own fields; more means caches are set
