@@ -63,6 +63,8 @@ class Game(Base):
     scores: Mapped[list[int] | None] = mapped_column(JSON)
     rematch_of: Mapped[str | None] = mapped_column(String(32))
     rematch_id: Mapped[str | None] = mapped_column(String(32))
+    # the consent being collected: {"kind", "version", "seats"} (see Room.consent)
+    consents: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )

@@ -72,6 +72,7 @@ class GameRow:
     rematch_id: str | None
     created_at: datetime
     updated_at: datetime
+    consents: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ def _game_row(game: Game) -> GameRow:
         rematch_id=game.rematch_id,
         created_at=game.created_at,
         updated_at=game.updated_at,
+        consents=dict(game.consents) if game.consents else None,
     )
 
 

@@ -202,6 +202,14 @@ class Room:
                 version += 1
                 if a.client_id is not None:
                     room.client_ids[(a.seat, a.client_id)] = version
+        stored_consents = g.consents
+        if (
+            stored_consents
+            and stored_consents.get("version") == room.version
+            and stored_consents.get("kind") == room.consent_kind()
+        ):
+            humans = set(room.human_seats())
+            room.consent_agreed = {s for s in stored_consents.get("seats", []) if s in humans}
         return room
 
     async def after_load(self) -> None:
@@ -737,7 +745,13 @@ class Room:
                 expected = self.consent_kind()
                 if expected != kind:
                     raise CommandError("not_allowed", f"no {kind} to agree to now")
-                self.consent_agreed.update(s for s in listener.seats if s in self.human_seats())
+                agreed = self.consent_agreed | {
+                    s for s in listener.seats if s in self.human_seats()
+                }
+                if agreed != self.consent_agreed:
+                    # stored before the ack: a restart keeps the agreement (see from_stored)
+                    await self._store_consents(kind, agreed)
+                    self.consent_agreed = agreed
                 if msg_id is not None:
                     self.send(listener, ack(msg_id, self.version))
                 if not set(self.human_seats()) <= self.consent_agreed:
@@ -759,6 +773,21 @@ class Room:
                     self.broadcast_room()
             except CommandError as exc:
                 self.send(listener, error(exc.code, exc.message, msg_id))
+
+    async def _store_consents(self, kind: str, agreed: set[int]) -> None:
+        """Write the consent being collected, tagged with its kind and the room's version: a
+        later action or deal changes the version, which voids the stored agreement."""
+        consents = {"kind": kind, "version": self.version, "seats": sorted(agreed)}
+        try:
+            await self.services.writer.submit(repo.save_seats(self.game_id, [], consents=consents))
+        except Exception:
+            log.exception(
+                "could not store a consent",
+                extra={"event": "store_failed", "game": self.game_id},
+            )
+            raise CommandError(
+                "server_error", "the agreement could not be saved; try again"
+            ) from None
 
     async def set_level(self, listener: Listener, level: str, msg_id: str | None) -> None:
         async with self.lock:

@@ -126,3 +126,38 @@ async def test_the_export_never_shows_the_deal_in_progress(live_server, database
     status, record = await host.get(f"/api/games/{game_id}/record")
     assert len(record["deals"]) == finished
     assert record["meta"]["game_id"] == game_id
+
+
+async def test_an_acknowledged_consent_survives_a_restart(live_server, database_url):
+    """Duel: the host agrees to the next deal, the server restarts, the guest agrees: the
+    next deal starts without asking the host again."""
+    server = live_server(database_url=database_url)
+    host = await Browser.new(server)
+    game_id = await host.create(variant="duel", mode="friends")
+    guest = await Browser.new(server)
+    h = await host.connect(game_id)
+    g = await guest.connect(game_id)
+    await h.until(lambda s: s.view is not None)
+    rng = random.Random(5)
+    while h.view["phase"] != "deal_over":
+        for sock in (h, g):
+            await sock.drain(0.02)
+        for sock in (h, g):
+            if sock.view["legal"] and sock.version == max(h.version, g.version):
+                await sock.act(rng.choice(sock.view["legal"]))
+                await sock.next_of("ack")
+    await h.send({"type": "consent", "kind": "next_deal", "id": "c1"})
+    acked = await h.next_of("ack", "error")
+    assert acked["type"] == "ack", acked
+    await g.until(lambda s: s.room["consent"]["agreed"] == [h.seats[0]])
+    version = h.version
+    assert server.stop() is not None
+    server.start()
+    h = await host.connect(game_id)
+    g = await guest.connect(game_id)
+    assert h.version == version and h.view["phase"] == "deal_over"
+    assert h.room["consent"]["kind"] == "next_deal"
+    assert h.room["consent"]["agreed"] == [h.seats[0]]
+    await g.send({"type": "consent", "kind": "next_deal"})
+    await h.until(lambda s: s.view["phase"] == "bidding")
+    assert h.version == version + 1  # the deal, and nothing else
