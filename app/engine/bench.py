@@ -28,10 +28,17 @@ def random_deal(
 ) -> State:
     """One complete deal through the public API: deal, bidding, tricks and scoring."""
     state = new_match(variant, players, options, rng=rng)
-    choice = rng.choice
-    while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
-        state, _ = apply(state, choice(legal_actions(state)))
-    return state
+    rand = rng.random  # a uniform pick: legal[int(rand() * n)]
+    play = Phase.PLAY
+    while True:
+        phase = state.phase
+        if phase is not play and phase in _ENDS:
+            return state
+        legal = legal_actions(state)
+        state, _ = apply(state, legal[int(rand() * len(legal))])
+
+
+_ENDS = (Phase.DEAL_OVER, Phase.MATCH_OVER)
 
 
 def _play_phase_state(variant: str, players: int | None, rng: random.Random) -> State:

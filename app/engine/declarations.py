@@ -175,10 +175,22 @@ def auto_declaration(hand: int) -> tuple[Combo, ...]:
         best = keys[0] if keys else (-1, -1, -1, -1)
         return (total_points(option), best, int(any(c.is_carre for c in option)), keys)
 
-    carres = carres_in(hand)
-    if not carres:  # the usual case: no choice to make, every run is declared
+    if not _MAY_DECLARE_RANKS & hand & (hand >> 8) & (hand >> 16) & (hand >> 24):
+        # no carré (the usual case): no choice to make, every run is declared
+        if not (
+            _HAS_RUN[hand & 0xFF]
+            or _HAS_RUN[(hand >> 8) & 0xFF]
+            or _HAS_RUN[(hand >> 16) & 0xFF]
+            or _HAS_RUN[hand >> 24]
+        ):
+            return ()
         return tuple(runs_in(hand))
     return max(declarable_sets(hand), key=rank)
+
+
+# Bits (by rank) of the ranks that make a carré, and whether a suit's byte holds a run of 3.
+_MAY_DECLARE_RANKS = sum(1 << r for r in CARRE_RANKS)
+_HAS_RUN = bytes(int(bool(b & (b >> 1) & (b >> 2))) for b in range(256))
 
 
 def _combo_of(mask: int) -> Combo | None:

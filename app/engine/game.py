@@ -24,15 +24,16 @@ from .actions import (
     Play,
     Redouble,
 )
-from .cards import RK, RQ, SUIT_MASK, card_list, cards_of, format_card, format_mask
+from .cards import RK, RQ, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
-from .play import explain_illegal, legal_mask, trick_winner_index
+from .play import BEATS, explain_illegal, legal_mask_top
 from .scoring import DealFacts, match_winner, score_deal
 from .state import Auction, DealLog, DealResult, Event, LazyEvent, Phase, State, Trick
 from .variants import get_rules
 from .variants.base import Rules
 
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
+_PLAY = Phase.PLAY
 CARD_NAMES = tuple(format_card(c) for c in range(32))
 # The Play actions of each suit's byte of a hand mask: _BYTE_PLAYS[suit][byte].
 _BYTE_PLAYS = tuple(
@@ -113,6 +114,7 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.auction = Auction()
     state.contract = None
     state.trick = ()
+    state.best = 0
     state.leader = rules.eldest(dealer)
     state.tricks = ()
     state.points = (0,) * n
@@ -151,7 +153,17 @@ def is_over(state: State) -> bool:
 def legal_actions(state: State) -> list[Action]:
     """Every legal action of the player to act (empty at a chance node or match end)."""
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
+        if state.tricks and state.rules.options.get("auto_belote", True):  # the usual case
+            mask = state.__dict__.get("_legal")
+            if mask is None:
+                mask = legal_play_mask(state)
+            return [
+                *_BYTE_PLAYS[0][mask & 255],
+                *_BYTE_PLAYS[1][(mask >> 8) & 255],
+                *_BYTE_PLAYS[2][(mask >> 16) & 255],
+                *_BYTE_PLAYS[3][mask >> 24],
+            ]
         return _legal_plays(state)
     if phase is Phase.BIDDING:
         return state.rules.legal_bids(state)
@@ -167,31 +179,32 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _partner_master(state: State, seat: int) -> bool:
+    """Four players: the seat's partner wins the trick so far."""
     if state.rules.players != 4 or not state.trick:
         return False
-    cards = [c for _, c in state.trick]
-    assert state.contract is not None
-    winner = state.trick[trick_winner_index(cards, state.contract.trump)][0]
-    return winner == (seat + 2) % 4
+    return state.trick[state.best][0] == (seat + 2) % 4
 
 
 def legal_play_mask(state: State) -> int:
     """The cards the seat to act may play (cached on the state, which never changes)."""
-    cached: int | None = state.__dict__.get("_legal")
+    d = state.__dict__
+    cached: int | None = d.get("_legal")
     if cached is not None:
         return cached
     seat = state.to_act
-    assert state.contract is not None and state.flags is not None
     trick = state.trick
     hand = state.hands[seat]
     if not trick:  # the leader plays any card
-        state.__dict__["_legal"] = hand
+        d["_legal"] = hand
         return hand
-    cards = [c for _, c in trick]
+    contract = state.contract
+    assert contract is not None and state.flags is not None
+    led = trick[0][1] >> 3
+    winner, top = trick[state.best]
     # "partner is master" only matters to a player void in the led suit
-    partner = bool(cards) and not hand & SUIT_MASK[cards[0] >> 3] and _partner_master(state, seat)
-    mask = legal_mask(hand, cards, state.contract.trump, partner, state.flags)
-    state.__dict__["_legal"] = mask
+    partner = state.rules.players == 4 and winner == (seat + 2) % 4
+    mask = legal_mask_top(hand, led, top, contract.trump, partner, state.flags)
+    d["_legal"] = mask
     return mask
 
 
@@ -262,10 +275,12 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     """
     phase = state.phase
     actor = state.to_act
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         if seat is not None and seat != actor:
             raise IllegalAction(f"not your turn: seat {actor} is to act")
-        allowed = legal_play_mask(state)  # cached on the unchanged state
+        allowed = state.__dict__.get("_legal")  # cached on the unchanged state
+        if allowed is None:
+            allowed = legal_play_mask(state)
         new = state.copy()
         if (
             type(action) is Play
@@ -280,7 +295,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         else:
             events = _apply_play_phase(new, actor, action, allowed)
         new.actions = state.actions + ((actor, action),)
-        if new.phase is not Phase.PLAY:  # the deal just ended
+        if new.phase is not _PLAY:  # the deal just ended
             new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
         return new, events
     if phase is Phase.MATCH_OVER:
@@ -384,7 +399,12 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
     events = _belote(state, seat, card, flagged) if flagged or rank == RK or rank == RQ else []
     hands = state.hands
     state.hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]
-    trick = state.trick = state.trick + ((seat, card),)
+    trick = state.trick
+    if not trick:
+        state.best = 0
+    elif BEATS[state.contract.trump][trick[state.best][1] * 32 + card]:  # type: ignore[union-attr]
+        state.best = len(trick)
+    trick = state.trick = trick + ((seat, card),)
     events.append(Event("card_played", {"seat": seat, "card": CARD_NAMES[card]}))
     n = state.rules.players
     if len(trick) < n:
@@ -458,11 +478,10 @@ def _finish_trick(state: State) -> list[Event]:
     contract = state.contract
     assert contract is not None
     plays = state.trick
-    cards = [c for _, c in plays]
-    winner = plays[trick_winner_index(cards, contract.trump)][0]
+    winner = plays[state.best][0]
     table = state.table
     points = 0
-    for c in cards:
+    for _, c in plays:
         points += table[c]
     number = len(state.tricks) + 1
     last = number == rules.total_tricks
@@ -470,8 +489,10 @@ def _finish_trick(state: State) -> list[Event]:
         points += 10
     trick = Trick(state.leader, plays, winner, points)
     state.tricks = state.tricks + (trick,)
-    state.points = _set(state.points, winner, state.points[winner] + points)
-    state.tricks_won = _set(state.tricks_won, winner, state.tricks_won[winner] + 1)
+    p = state.points
+    state.points = p[:winner] + (p[winner] + points,) + p[winner + 1 :]
+    w = state.tricks_won
+    state.tricks_won = w[:winner] + (w[winner] + 1,) + w[winner + 1 :]
     state.trick = ()
     state.leader = state.to_act = winner
     events = [Event("trick_won", {"seat": winner, "points": points, "number": number})]
@@ -526,7 +547,7 @@ def _score(state: State) -> list[Event]:
     if state.discard:
         table = rules.points(contract)
         card_points[side_of[contract.taker]] += sum(table[c] for c in cards_of(state.discard))
-    seq_side, carre_side = _declaration_winners(state)
+    seq_side, carre_side = _declaration_winners(state) if any(state.announced) else (None, None)
     decl_points = [0] * sides
     for seat in range(rules.players):
         for combo in state.announced[seat]:

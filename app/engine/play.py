@@ -52,6 +52,59 @@ def trick_winner_index(cards: list[int], trump: int) -> int:
     return best
 
 
+def _beats(card: int, top: int, trump: int) -> bool:
+    """``card`` takes the lead from ``top``, the card winning the trick so far."""
+    suit, top_suit = card >> 3, top >> 3
+    if trump < 4:
+        if suit == trump:
+            return top_suit != trump or TRUMP_STRENGTH[card & 7] > TRUMP_STRENGTH[top & 7]
+        return suit == top_suit and PLAIN_STRENGTH[card & 7] > PLAIN_STRENGTH[top & 7]
+    strength = TRUMP_STRENGTH if trump == ALL_TRUMP else PLAIN_STRENGTH
+    return suit == top_suit and strength[card & 7] > strength[top & 7]
+
+
+# BEATS[trump][top * 32 + card]: 1 when ``card`` beats ``top``, the card winning so far (which is
+# of the led suit, or a trump).  The engine keeps the index of that card as each card is played.
+BEATS = tuple(
+    bytes(_beats(card, top, trump) for top in range(32) for card in range(32)) for trump in range(6)
+)
+
+
+def legal_mask_top(
+    hand: int, led: int, top: int, trump: int, partner_master: bool, flags: PlayFlags
+) -> int:
+    """``legal_mask`` for a trick that has begun, from its led suit and the card winning it
+    so far (``top``): the highest trump when a trump is on the table, else the highest card
+    of the led suit.  The same algorithm (§0.6) without looking at the other cards."""
+    follow = hand & SUIT_MASK[led]
+    if trump == NO_TRUMP:
+        return follow or hand
+    if trump == ALL_TRUMP:
+        if follow:
+            return (follow & ABOVE_TRUMP[top]) or follow
+        return hand
+    top_is_trump = top >> 3 == trump
+    if follow:
+        if led == trump:
+            return (follow & ABOVE_TRUMP[top]) or follow
+        if flags.overtake_plain and not top_is_trump:
+            return (follow & ABOVE_PLAIN[top]) or follow
+        return follow
+    if led == trump:
+        return hand
+    if flags.partner_exception and partner_master:
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if top_is_trump:
+        higher = trumps & ABOVE_TRUMP[top]
+        if higher:
+            return higher
+        return trumps if flags.must_undertrump else hand
+    return trumps
+
+
 def legal_mask(
     hand: int, cards: list[int], trump: int, partner_master: bool, flags: PlayFlags
 ) -> int:

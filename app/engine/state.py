@@ -176,6 +176,7 @@ class State:
     auction: Auction
     contract: Contract | None
     trick: tuple[tuple[int, int], ...]
+    best: int  # index in ``trick`` of the card winning it so far (0 while it is empty)
     leader: int
     tricks: tuple[Trick, ...]
     points: tuple[int, ...]  # card points won in tricks, per seat (last trick 10 included)
