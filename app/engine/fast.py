@@ -15,9 +15,6 @@ from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask, trick_winner_index
 from .state import Phase, State
 from .variants.duel import pile_up_card
 
-# BITS[b]: the set bit positions of an 8-bit value, for quick card lists.
-BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-
 
 @dataclass(slots=True)
 class Position:
@@ -60,16 +57,14 @@ def position_of(state: State) -> Position:
 
 
 def _pick(mask: int, r: float) -> int:
-    """A uniformly chosen card of ``mask`` given ``r`` in [0, 1)."""
+    """A uniformly chosen card of ``mask`` given ``r`` in [0, 1): its k-th lowest card."""
+    if not mask:
+        raise ValueError("empty mask")
     k = int(r * mask.bit_count())
-    for s in (0, 8, 16, 24):
-        b = (mask >> s) & 255
-        if b:
-            bits = BITS[b]
-            if k < len(bits):
-                return s + bits[k]
-            k -= len(bits)
-    raise ValueError("empty mask")
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
 
 
 def legal(hands: list[int], seat: int, trick: list[int], leader: int, pos: Position) -> int:
@@ -97,7 +92,6 @@ def playout(pos: Position, rng: random.Random) -> list[int]:
     reveal = pos.reveal
     owner = pos.owner
     rand = rng.random
-    bits = BITS
     suit_mask = SUIT_MASK
     above_trump = ABOVE_TRUMP
     above_plain = ABOVE_PLAIN
@@ -154,14 +148,12 @@ def playout(pos: Position, rng: random.Random) -> list[int]:
                         allowed = (trumps & above_trump[best]) or (trumps if undertrump else hand)
                     else:
                         allowed = trumps
-            # a uniformly random card of ``allowed``
+            # a uniformly random card of ``allowed``: its k-th lowest card
             k = int(rand() * allowed.bit_count())
-            for shift in (0, 8, 16, 24):
-                group = bits[(allowed >> shift) & 255]
-                if k < len(group):
-                    card = shift + group[k]
-                    break
-                k -= len(group)
+            while k:
+                allowed &= allowed - 1
+                k -= 1
+            card = (allowed & -allowed).bit_length() - 1
             hands[seat] = hand & ~(1 << card)
             pts += table[card]
             if not played:

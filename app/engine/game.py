@@ -35,6 +35,11 @@ from .variants.base import Rules
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 _PLAY = Phase.PLAY
 CARD_NAMES = tuple(format_card(c) for c in range(32))
+# Events are immutable, so the 4 x 32 possible "card_played" events are made once.
+_CARD_PLAYED = tuple(
+    tuple(Event("card_played", {"seat": seat, "card": CARD_NAMES[c]}) for c in range(32))
+    for seat in range(4)
+)
 # The Play actions of each suit's byte of a hand mask: _BYTE_PLAYS[suit][byte].
 _BYTE_PLAYS = tuple(
     tuple(tuple(PLAYS[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256))
@@ -405,7 +410,7 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
     elif BEATS[state.contract.trump][trick[state.best][1] * 32 + card]:  # type: ignore[union-attr]
         state.best = len(trick)
     trick = state.trick = trick + ((seat, card),)
-    events.append(Event("card_played", {"seat": seat, "card": CARD_NAMES[card]}))
+    events.append(_CARD_PLAYED[seat][card])
     n = state.rules.players
     if len(trick) < n:
         state.to_act = (seat + 1) % n

@@ -198,7 +198,8 @@ class State:
         d = self.__dict__.copy()
         if len(d) > _FIELDS:  # caches (legal_play_mask, the common view): one state only
             d.pop("_legal", None)
-            d.pop("_view", None)
+            if len(d) > _FIELDS:
+                d.pop("_view", None)
         new.__dict__ = d
         return new
 
