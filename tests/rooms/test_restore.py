@@ -29,6 +29,28 @@ async def play_moves(sock: Socket, rng: random.Random, count: int) -> None:
         await sock.until(lambda s, v=ack["version"]: s.version >= v)
 
 
+async def duel_between_friends(server):
+    """A friends duel with its host and guest connected: (host, guest, id, host socket, guest socket)."""
+    host = await Browser.new(server)
+    game_id = await host.create(variant="duel", mode="friends")
+    guest = await Browser.new(server)
+    h = await host.connect(game_id)
+    g = await guest.connect(game_id)
+    await h.until(lambda s: s.view is not None)
+    return host, guest, game_id, h, g
+
+
+async def play_both(h: Socket, g: Socket, rng: random.Random, done) -> None:
+    """Random legal moves from whichever of the two sockets is to act, until ``done()``."""
+    while not done():
+        for sock in (h, g):
+            await sock.drain(0.02)
+        for sock in (h, g):
+            if sock.view["legal"] and sock.version == max(h.version, g.version):
+                await sock.act(rng.choice(sock.view["legal"]))
+                await sock.next_of("ack")
+
+
 async def test_an_idle_room_leaves_memory_and_comes_back(live_server, database_url):
     server = live_server({"ATOUT_IDLE_ROOM_SECONDS": "1"}, database_url=database_url)
     browser = await Browser.new(server)
@@ -84,12 +106,7 @@ async def test_a_graceful_restart_restores_every_unfinished_game(live_server, da
 
 async def test_the_export_never_shows_the_deal_in_progress(live_server, database_url):
     server = live_server(database_url=database_url)
-    host = await Browser.new(server)
-    game_id = await host.create(variant="duel", mode="friends")
-    guest = await Browser.new(server)
-    h = await host.connect(game_id)
-    g = await guest.connect(game_id)
-    await h.until(lambda s: s.view is not None)
+    host, guest, game_id, h, g = await duel_between_friends(server)
     watcher = await Browser.new(server)
     w = await watcher.connect(game_id)
     assert w.role == "spectator"
@@ -101,13 +118,7 @@ async def test_the_export_never_shows_the_deal_in_progress(live_server, database
         assert record["variant"] == "duel"
     # play the deal to its end (thrown-in deals are finished deals too)
     rng = random.Random(9)
-    while not any(not r["thrown_in"] for r in h.view["results"]):
-        for sock in (h, g):
-            await sock.drain(0.02)
-        for sock in (h, g):
-            if sock.view["legal"] and sock.version == max(h.version, g.version):
-                await sock.act(rng.choice(sock.view["legal"]))
-                await sock.next_of("ack")
+    await play_both(h, g, rng, lambda: any(not r["thrown_in"] for r in h.view["results"]))
     for sock in (h, g, w):
         await sock.drain(0.2)
     assert h.view["phase"] == "deal_over"
@@ -132,20 +143,13 @@ async def test_an_acknowledged_consent_survives_a_restart(live_server, database_
     """Duel: the host agrees to the next deal, the server restarts, the guest agrees: the
     next deal starts without asking the host again."""
     server = live_server(database_url=database_url)
-    host = await Browser.new(server)
-    game_id = await host.create(variant="duel", mode="friends")
-    guest = await Browser.new(server)
-    h = await host.connect(game_id)
-    g = await guest.connect(game_id)
-    await h.until(lambda s: s.view is not None)
-    rng = random.Random(5)
-    while h.view["phase"] != "deal_over":
-        for sock in (h, g):
-            await sock.drain(0.02)
-        for sock in (h, g):
-            if sock.view["legal"] and sock.version == max(h.version, g.version):
-                await sock.act(rng.choice(sock.view["legal"]))
-                await sock.next_of("ack")
+    host, guest, game_id, h, g = await duel_between_friends(server)
+    await play_both(  # to the end of a played deal (a thrown-in one deals on by itself)
+        h,
+        g,
+        random.Random(5),
+        lambda: h.view["phase"] == "deal_over" and not h.view["results"][-1]["thrown_in"],
+    )
     await h.send({"type": "consent", "kind": "next_deal", "id": "c1"})
     acked = await h.next_of("ack", "error")
     assert acked["type"] == "ack", acked
