@@ -114,6 +114,7 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.middle = 0
     state.stock = ()
     state.upcard = -1
+    state.taken = -1
     state.out_of_play = 0
     state.to_act = rules.eldest(dealer)
     state.auction = Auction()

@@ -171,6 +171,7 @@ class State:
     middle: int  # bela 3p: the two middle cards, 0 once taken
     stock: tuple[int, ...]  # cards still to deal after the bidding
     upcard: int  # classic turn-up, bela 2p / duel proposal card; -1 if none
+    taken: int  # the face-up card a seat took into its hand (classic taker, bela 2p exchange); -1
     out_of_play: int  # bela 2p: cards laid aside (and the exchanged seven)
     to_act: int
     auction: Auction

@@ -51,6 +51,7 @@ def _common_view(state: State) -> dict[str, Any]:
         ],
         "contract": contract_json(contract) if contract else None,
         "upcard": format_card(state.upcard) if state.upcard >= 0 else None,
+        "taken": _taken(state),
         "trick": [{"seat": s, "card": format_card(c)} for s, c in state.trick],
         "leader": state.leader,
         "last_trick": _trick_json(state.tricks[-1]) if state.tricks else None,
@@ -74,6 +75,19 @@ def _common_view(state: State) -> dict[str, Any]:
     if rules.variant == "duel":
         view["piles"] = [_piles(state, s) for s in range(n)]
     return view
+
+
+def _taken(state: State) -> dict[str, Any] | None:
+    """The face-up card a seat took into its hand this deal (the classic turn-up by the taker,
+    the bela 2p proposal by the seven's exchanger): everyone saw it, so everyone keeps it."""
+    if state.taken < 0:
+        return None
+    if state.exchanged >= 0:
+        seat = state.exchanged
+    else:
+        assert state.contract is not None
+        seat = state.contract.taker
+    return {"seat": seat, "card": format_card(state.taken)}
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:

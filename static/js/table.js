@@ -1,5 +1,5 @@
 // The table: draws the views the server sends (app/engine/views.py) and sends the player's actions.
-import { backElement, cardElement, cardName, denomHTML, denomText, rankOf, sortHand, suitIcon, suitOf } from "./cards.js";
+import { backElement, cardElement, cardName, denomHTML, denomText, rankLabel, rankOf, sortHand, suitIcon, suitOf } from "./cards.js";
 import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -265,10 +265,18 @@ function render(events) {
   renderDialogsLive();
 }
 
+/** The face-up card a seat took this deal (classic turn-up, bela 2p exchange): public. */
+function takenHTML(taken, taker) {
+  if (!taken) return "";
+  const c = taken.card;
+  const label = taken.seat === taker ? t("table.taken") : t("table.taken_by", { name: seatName(taken.seat) });
+  return ` · <span class="contract-took">${escapeHTML(label)} <b>${escapeHTML(rankLabel(rankOf(c)))}</b>${suitIcon(suitOf(c))}<span class="visually-hidden">${escapeHTML(cardName(c))}</span></span>`;
+}
+
 function renderBar() {
   const v = view();
   $("bar-variant").textContent = t(`variant.${v.variant}`) + (v.variant === "bela" ? ` · ${t("home.players_n", { n: v.players })}` : "");
-  $("bar-contract").innerHTML = v.contract ? contractHTML(v.contract) : "";
+  $("bar-contract").innerHTML = v.contract ? contractHTML(v.contract) + takenHTML(v.taken, v.contract.taker) : "";
   // scores
   const sides = v.players === 3 ? [0, 1, 2] : [0, 1];
   const parts = sides.map(
@@ -1274,7 +1282,7 @@ $("btn-last-trick").addEventListener("click", () => {
 $("btn-bids").addEventListener("click", () => {
   const v = view();
   if (!v) return;
-  $("bids-history").innerHTML = bidsTable(v.bids) + (v.contract ? `<p class="contract-line">${escapeHTML(t("table.contract"))}: ${contractHTML(v.contract)}</p>` : "");
+  $("bids-history").innerHTML = bidsTable(v.bids) + (v.contract ? `<p class="contract-line">${escapeHTML(t("table.contract"))}: ${contractHTML(v.contract)}${takenHTML(v.taken, v.contract.taker)}</p>` : "");
   openDialog("dlg-bids");
 });
 

@@ -41,6 +41,13 @@ def test_a_whole_classic_match_by_clicking_only(server, chromium) -> None:
         state = wait_state(page)
         if state == "match":
             break
+        if state == "turn:play":
+            # the turned card the taker took stays shown next to the contract
+            taken = page.evaluate("window.atoutTable.state.view.taken")
+            assert taken is not None
+            took = page.locator("#bar-contract .contract-took")
+            assert took.count() == 1
+            assert took.locator(f"svg.s-{taken['card'][1]}").count() == 1
         if state == "turn:play" and not shot and page.locator("#trick .slot").count() >= 2:
             screenshot(page, "classic-en")
             shot = True

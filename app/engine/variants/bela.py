@@ -143,6 +143,7 @@ def apply_exchange(state: State, seat: int, action: Action) -> list[Event]:
         hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
         state.hands = tuple(hands)
         old = state.upcard
+        state.taken = old  # everyone saw the exchanger take it
         state.out_of_play |= 1 << seven
         state.upcard = seven
         state.exchanged = seat

@@ -105,6 +105,7 @@ class ClassicRules(Rules):
                 i += k
             state.hands = tuple(hands)
             state.stock = ()
+            state.taken = state.upcard  # everyone saw it go to the taker
             state.upcard = -1
             for seat in range(4):
                 events.append(Event("hand", {"cards": format_mask(state.hands[seat])}, to=seat))
