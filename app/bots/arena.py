@@ -11,8 +11,10 @@ the cards cancels out:
   B alone in seat f (A in the two others).  The deck's figure is seat f's points when A
   holds it minus its points when B holds it: the same cards, every seat's level swapped.
   Over the decks the focus seat rotates, so every seat (and every dealing position) is
-  measured equally often.  (Playing all three focus seats of every deck, six plays,
-  estimates the same quantity at three times the cost per deck.)
+  measured equally often.  It is a head-to-head: each level alone against two of the other,
+  in the same seat with the same cards.  (An earlier scheme played six plays per deck and also
+  counted plays where a seat's level had an ally of its own level at the table, a different
+  mix; its figures are not comparable with these.)
 
 Each play is one deal of a fresh match (same deck, same dealer), scored by the engine as
 a real deal would be (without a reserve from earlier deals); a thrown-in deal scores 0.
