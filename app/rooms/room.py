@@ -419,6 +419,11 @@ class Room:
     def _publish(self, state: State, events: list[Event]) -> Step:
         """The change is committed: make it current and send it to everyone."""
         self.version += 1
+        previous = self.state
+        if previous is not None:
+            # The engine caches the common view on a state; once the state is history, the
+            # cache only costs memory (a few KB per step of every room's resume buffer).
+            previous.__dict__.pop("_view", None)
         self.state = state
         step = Step(self.version, state, events)
         self.history.append(step)
