@@ -25,7 +25,7 @@ from app.engine.cards import (
     SUIT_MASK,
     TRUMP_STRENGTH,
 )
-from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags
+from app.engine.play import ALL_TRUMP, PlayFlags, legal_mask_top
 
 NOISE = 0.06  # share of random cards in the rollout policy
 
@@ -53,9 +53,9 @@ class Table:
         "above",
         "cheap",
         "desc",
+        "flags",
         "n",
         "open_hands",
-        "overtake_plain",
         "partner_exc",
         "points",
         "side_of",
@@ -65,7 +65,6 @@ class Table:
         "total_tricks",
         "trump",
         "trump_mask",
-        "undertrump",
         "value",
         "weak",
     )
@@ -84,9 +83,8 @@ class Table:
         self.n = n
         self.open_hands = open_hands  # duel: the others' playable cards are face up
         self.trump = trump
-        self.overtake_plain = flags.overtake_plain
+        self.flags = flags
         self.partner_exc = flags.partner_exception and n == 4
-        self.undertrump = flags.must_undertrump
         self.points = points
         self.side_of = side_of
         self.sides = max(side_of) + 1
@@ -169,35 +167,10 @@ def beats(card: int, best: int, t: Table) -> bool:
 
 
 def allowed_cards(hand: int, trick: list[int], best: int, partner_master: bool, t: Table) -> int:
-    """The legal cards (``play.legal_mask``), given the trick's current winning card."""
+    """The legal cards, given the trick's current winning card: the engine's §0.6."""
     if not trick:
         return hand
-    led = trick[0] >> 3
-    follow = hand & SUIT_MASK[led]
-    trump = t.trump
-    if trump == NO_TRUMP:
-        return follow or hand
-    if trump == ALL_TRUMP:
-        if follow:
-            return (follow & ABOVE_TRUMP[best]) or follow
-        return hand
-    best_is_trump = best >> 3 == trump
-    if follow:
-        if led == trump:
-            return (follow & ABOVE_TRUMP[best]) or follow
-        if t.overtake_plain and not best_is_trump:
-            return (follow & ABOVE_PLAIN[best]) or follow
-        return follow
-    if led == trump:
-        return hand
-    if t.partner_exc and partner_master:
-        return hand
-    trumps = hand & t.trump_mask
-    if not trumps:
-        return hand
-    if best_is_trump:
-        return (trumps & ABOVE_TRUMP[best]) or (trumps if t.undertrump else hand)
-    return trumps
+    return legal_mask_top(hand, trick[0] >> 3, best, t.trump, partner_master, t.flags)
 
 
 @dataclass(slots=True)

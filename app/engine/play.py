@@ -73,9 +73,10 @@ BEATS = tuple(
 def legal_mask_top(
     hand: int, led: int, top: int, trump: int, partner_master: bool, flags: PlayFlags
 ) -> int:
-    """``legal_mask`` for a trick that has begun, from its led suit and the card winning it
-    so far (``top``): the highest trump when a trump is on the table, else the highest card
-    of the led suit.  The same algorithm (§0.6) without looking at the other cards."""
+    """The §0.6 algorithm for a trick that has begun, from its led suit and the card winning
+    it so far (``top``): the highest trump when a trump is on the table, else the highest card
+    of the led suit; nothing else about the trick matters.  The engine keeps ``top`` as cards
+    are played; ``legal_mask`` finds it from the trick's cards."""
     follow = hand & SUIT_MASK[led]
     if trump == NO_TRUMP:
         return follow or hand
@@ -111,36 +112,8 @@ def legal_mask(
     """The cards of ``hand`` that may be played on the trick ``cards`` (in play order)."""
     if not cards:
         return hand
-    led = cards[0] >> 3
-    follow = hand & SUIT_MASK[led]
-    if trump == NO_TRUMP:
-        return follow or hand
-    if trump == ALL_TRUMP:
-        if follow:
-            top = highest([c for c in cards if c >> 3 == led], True)
-            return (follow & ABOVE_TRUMP[top]) or follow
-        return hand
-    trumps_on_table = [c for c in cards if c >> 3 == trump]
-    if follow:
-        if led == trump:
-            return (follow & ABOVE_TRUMP[highest(trumps_on_table, True)]) or follow
-        if flags.overtake_plain and not trumps_on_table:
-            top = highest([c for c in cards if c >> 3 == led], False)
-            return (follow & ABOVE_PLAIN[top]) or follow
-        return follow
-    if led == trump:
-        return hand
-    if flags.partner_exception and partner_master:
-        return hand
-    trumps = hand & SUIT_MASK[trump]
-    if not trumps:
-        return hand
-    if trumps_on_table:
-        higher = trumps & ABOVE_TRUMP[highest(trumps_on_table, True)]
-        if higher:
-            return higher
-        return trumps if flags.must_undertrump else hand
-    return trumps
+    top = cards[trick_winner_index(cards, trump)]
+    return legal_mask_top(hand, cards[0] >> 3, top, trump, partner_master, flags)
 
 
 def explain_illegal(

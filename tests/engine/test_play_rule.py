@@ -1,8 +1,9 @@
-"""The engine's incremental form of §0.6 against the written algorithm.
+"""The engine's form of §0.6 against the algorithm as written.
 
 ``apply`` keeps the index of the card winning the trick so far and computes legal cards
-from the led suit and that card (``legal_mask_top``); ``legal_mask`` looks at every card
-of the trick.  They must agree on every trick, hand, trump mode and flag combination.
+from the led suit and that card (``legal_mask_top``; ``legal_mask`` finds the card from the
+trick).  ``written_rule`` below looks at every card of the trick, as RULES.md §0.6 reads.
+They must agree on every trick, hand, trump mode, flag combination and partner case.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 
 import pytest
 
-from app.engine.cards import SUIT_MASK
+from app.engine.cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
 from app.engine.play import (
     ALL_TRUMP,
     BEATS,
@@ -25,6 +26,50 @@ from app.engine.play import (
 
 FLAGS = [PlayFlags(*bits) for bits in itertools.product((False, True), repeat=3)]
 TRUMPS = [0, 1, 2, 3, NO_TRUMP, ALL_TRUMP]
+
+
+def _highest(cards: list[int], trump_order: bool) -> int:
+    strength = TRUMP_STRENGTH if trump_order else PLAIN_STRENGTH
+    return max(cards, key=lambda c: strength[c & 7])
+
+
+def written_rule(
+    hand: int, cards: list[int], trump: int, partner_master: bool, flags: PlayFlags
+) -> int:
+    """§0.6 as written: look at every card of the trick (the engine's first form, kept here as
+    an independent reference)."""
+    if not cards:
+        return hand
+    led = cards[0] >> 3
+    follow = hand & SUIT_MASK[led]
+    if trump == NO_TRUMP:
+        return follow or hand
+    if trump == ALL_TRUMP:
+        if follow:
+            top = _highest([c for c in cards if c >> 3 == led], True)
+            return (follow & ABOVE_TRUMP[top]) or follow
+        return hand
+    trumps_on_table = [c for c in cards if c >> 3 == trump]
+    if follow:
+        if led == trump:
+            return (follow & ABOVE_TRUMP[_highest(trumps_on_table, True)]) or follow
+        if flags.overtake_plain and not trumps_on_table:
+            top = _highest([c for c in cards if c >> 3 == led], False)
+            return (follow & ABOVE_PLAIN[top]) or follow
+        return follow
+    if led == trump:
+        return hand
+    if flags.partner_exception and partner_master:
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if trumps_on_table:
+        higher = trumps & ABOVE_TRUMP[_highest(trumps_on_table, True)]
+        if higher:
+            return higher
+        return trumps if flags.must_undertrump else hand
+    return trumps
 
 
 @pytest.mark.parametrize("trump", TRUMPS)
@@ -57,8 +102,9 @@ def test_legal_cards_from_the_winning_card_equal_the_written_rule(trump: int) ->
         top = on_table[trick_winner_index(on_table, trump)]
         for flags in FLAGS:
             for partner in (False, True):
-                expected = legal_mask(hand, on_table, trump, partner, flags)
+                expected = written_rule(hand, on_table, trump, partner, flags)
                 got = legal_mask_top(hand, on_table[0] >> 3, top, trump, partner, flags)
                 assert got == expected, (hand, on_table, trump, partner, flags)
+                assert legal_mask(hand, on_table, trump, partner, flags) == expected
                 checked += 1
     assert checked > 10_000
