@@ -70,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=host,
         port=port,
         ws_max_size=TRANSPORT_MAX_FRAME_BYTES,  # the app refuses frames over 16 KiB itself
+        ws_per_message_deflate=settings.ws_compression,
         log_config=None,  # app.logging sets up JSON lines for uvicorn's loggers too
         log_level=settings.log_level.lower(),
     )

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from app import __version__
+from app import __version__, metrics
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
 from app.settings import Settings, get_settings
@@ -40,6 +40,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.engine = engine
     app.state.sessionmaker = create_sessionmaker(engine)
     await runtime.start(app)  # group-commit writer, bots' executor, rooms
+    metrics.time_gc()
     log.info(
         "atout started",
         extra={

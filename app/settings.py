@@ -63,6 +63,16 @@ class Settings(BaseSettings):
     ws_burst: int = Field(
         default=40, ge=1, description="Messages one WebSocket may send at once before ws_rate."
     )
+    ws_compression: bool = Field(
+        default=False,
+        description="Offer permessage-deflate on game connections (updates are a few hundred "
+        "bytes: compressing them costs more CPU than it saves bandwidth).",
+    )
+    gc_schedule: bool = Field(
+        default=True,
+        description="Schedule the garbage collector for a server (app/metrics.py): freeze "
+        "what is alive every second, collect everything every 15 minutes.",
+    )
     group_commit: bool = Field(
         default=True,
         description="Write the moves that arrive together in one database transaction.",

@@ -199,8 +199,7 @@ class State:
         d = self.__dict__.copy()
         if len(d) > _FIELDS:  # caches (legal_play_mask, the common view): one state only
             d.pop("_legal", None)
-            if len(d) > _FIELDS:
-                d.pop("_view", None)
+            d.pop("_view", None)  # "_results" stays: it names the results tuple it was made of
         new.__dict__ = d
         return new
 

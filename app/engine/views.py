@@ -64,7 +64,7 @@ def _common_view(state: State) -> dict[str, Any]:
         "belote": _belote(state),
         "scores": list(state.scores),
         "reserve": state.reserve,
-        "results": [result_json(r, rules) for r in state.results],
+        "results": _results_json(state),
         "winner": state.winner,
     }
     if rules.variant == "bela":
@@ -75,6 +75,17 @@ def _common_view(state: State) -> dict[str, Any]:
     if rules.variant == "duel":
         view["piles"] = [_piles(state, s) for s in range(n)]
     return view
+
+
+def _results_json(state: State) -> list[dict[str, Any]]:
+    """The score sheet, made once per deal: the list is kept with the results tuple it was made
+    from and handed on by ``State.copy`` until a deal ends (then the tuple is a new one)."""
+    cached: tuple[Any, list[dict[str, Any]]] | None = state.__dict__.get("_results")
+    if cached is None or cached[0] is not state.results:
+        rules = state.rules
+        cached = (state.results, [result_json(r, rules) for r in state.results])
+        state.__dict__["_results"] = cached
+    return cached[1]
 
 
 def _taken(state: State) -> dict[str, Any] | None:
@@ -100,8 +111,13 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     view["legal"] = (
         [action_to_json(a) for a in legal_actions(state)] if current_player(state) == seat else []
     )
-    if state.discard and state.contract is not None and state.contract.taker == seat:
-        view["discard"] = format_mask(state.discard)
+    # Always present (so a seat view's fields are the same all game long): the taker's own
+    # bela-3p discard, else None.
+    view["discard"] = (
+        format_mask(state.discard)
+        if state.discard and state.contract is not None and state.contract.taker == seat
+        else None
+    )
     return view
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import metrics
 from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
 from app.persistence import repository as repo
@@ -380,4 +381,5 @@ class RoomManager:
             "loads": self.loads,
             "evictions": self.evictions,
             "writer": self.writer.stats.as_dict(),
+            **metrics.snapshot(),
         }

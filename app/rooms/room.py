@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from app.bots import LEVELS, choose_action
 from app.engine import (
@@ -51,7 +51,8 @@ from app.settings import Settings
 
 log = logging.getLogger("atout.rooms")
 
-HISTORY_SIZE = 256  # updates kept per room for ``resume``
+CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
+HISTORY_SIZE = 64  # versions kept per room for ``resume`` (a classic deal is ~37)
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 MODES = ("friends", "computer", "local")
 
@@ -108,15 +109,50 @@ class RoomServices:
         return f"{self.settings.public_base_url}/g/{game_id}"
 
 
-@dataclass
-class Step:
+class Step(NamedTuple):
+    """One version of the room as it was sent: the ``update`` text per held-seats key
+    (``seats_key``). Only text is kept, so the resume buffer costs the garbage collector
+    nothing (a tuple of an int and a dict of strings is not tracked) and holds no game state."""
+
     version: int
-    state: State
-    events: list[Event]
+    texts: dict[str, str]
 
 
-# Events after which the views' "results" (the score sheet) differ from the previous version.
-RESULT_EVENTS = frozenset({"deal_scored", "deal_thrown_in", "match_over", "deal_started"})
+# The fields a seat's view adds to the spectator view (app.engine.views.seat_view).
+SEAT_FIELDS = ("seat", "hand", "legal", "discard")
+
+
+def _changes(old: Any, new: dict[str, Any], common: dict[str, Any] | None) -> dict[str, Any]:
+    """What changed of one view: the shared fields' changes (``common``, when known) plus
+    the seat's own fields that changed."""
+    if old is None:
+        return new
+    if common is None or "seat" not in new and new.keys() != old.keys():
+        return changed_fields(old, new)
+    if "seat" not in new:  # a spectator view is the shared fields
+        return common
+    if not old.keys() <= new.keys():
+        return new
+    out = dict(common)
+    for key in SEAT_FIELDS:
+        if key in new and (key not in old or old[key] != new[key]):
+            out[key] = new[key]
+    return out
+
+
+def seats_key(seats: tuple[int, ...]) -> str:
+    return ",".join(map(str, seats))
+
+
+def changed_fields(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``new`` that differ from ``old``: what an update carries of a view.
+
+    A view's fields are the same all game long (per variant and role), so a field left out
+    means "unchanged". Should one ever disappear, the whole view is sent instead (the client
+    would otherwise keep the old field)."""
+    if old is None or not old.keys() <= new.keys():
+        return new
+    return {k: v for k, v in new.items() if k not in old or old[k] != v}
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -147,7 +183,9 @@ class Room:
     version: int = 0  # = deals dealt + actions applied: the same after a restart
     seq: int = 0  # actions stored
     deals: int = 0  # deals stored
-    client_ids: dict[tuple[int, str], int] = field(default_factory=dict)
+    # "seat:id" -> version the action made; the newest CLIENT_IDS only (a client repeats an id
+    # only for its latest action, after a reconnection)
+    client_ids: dict[str, int] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     history: deque[Step] = field(default_factory=lambda: deque(maxlen=HISTORY_SIZE))
     consent_agreed: set[int] = field(default_factory=set)
@@ -201,7 +239,7 @@ class Room:
             for a in by_deal.get(d.number, []):
                 version += 1
                 if a.client_id is not None:
-                    room.client_ids[(a.seat, a.client_id)] = version
+                    room.remember_client_id(a.seat, a.client_id, version)
         stored_consents = g.consents
         if (
             stored_consents
@@ -239,6 +277,12 @@ class Room:
 
     def human_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human"]
+
+    def remember_client_id(self, seat: int, client_id: str, version: int) -> None:
+        ids = self.client_ids
+        ids[f"{seat}:{client_id}"] = version
+        if len(ids) > CLIENT_IDS:
+            del ids[next(iter(ids))]
 
     def seats_of(self, identity_id: int) -> tuple[int, ...]:
         return tuple(s.seat for s in self.seats if s.identity_id == identity_id)
@@ -382,28 +426,35 @@ class Room:
             "room": self.room_json(listener.identity_id),
         }
 
-    def _update_text(self, step: Step, seats: tuple[int, ...], cache: dict[Any, str]) -> str:
-        text = cache.get(seats)
-        if text is None:
-            wanted = set(seats)
-            events = [e.to_json() for e in step.events if e.to is None or e.to in wanted]
-            view, views = self._views(step.state, seats)
-            if not any(e.type in RESULT_EVENTS for e in step.events):
-                # The score sheet only changes when a deal ends: an update leaves it out
-                # ("unchanged"), which keeps messages small in long matches.
-                for v in (view, *views.values()):
-                    if v is not None:
-                        v.pop("results", None)
-            message: dict[str, Any] = {
-                "type": "update",
-                "version": step.version,
-                "events": events,
-                "view": view,
-            }
-            if views:
-                message["views"] = views
-            text = cache[seats] = _dumps(message)
-        return text
+    def _update_text(
+        self,
+        version: int,
+        state: State,
+        before: State | None,
+        events: list[Event],
+        seats: tuple[int, ...],
+        common: dict[str, Any] | None,
+    ) -> str:
+        """The ``update`` to a listener holding ``seats``: the events it may see and, of its
+        view(s), only the fields that changed since the previous version (whole views when
+        the previous version is not in this process). ``common`` is what changed in the
+        fields every seat shares (computed once per version)."""
+        wanted = set(seats)
+        events_json = [e.to_json() for e in events if e.to is None or e.to in wanted]
+        view, views = self._views(state, seats)
+        old_view: Any = None
+        old_views: dict[str, Any] = {}
+        if before is not None:
+            old_view, old_views = self._views(before, seats)
+        message: dict[str, Any] = {
+            "type": "update",
+            "version": version,
+            "events": events_json,
+            "view": _changes(old_view, view, common) if view is not None else None,
+        }
+        if views:
+            message["views"] = {s: _changes(old_views.get(s), v, common) for s, v in views.items()}
+        return _dumps(message)
 
     def send(self, listener: Listener, message: dict[str, Any]) -> None:
         listener.send(_dumps(message))
@@ -417,19 +468,34 @@ class Room:
                 self.send(listener, {"type": "room", "room": self.room_json(listener.identity_id)})
 
     def _publish(self, state: State, events: list[Event]) -> Step:
-        """The change is committed: make it current and send it to everyone."""
+        """The change is committed: make it current and send it to everyone.
+
+        The update is made for every seats tuple a listener holds and for every human's seats
+        even while away, so that a reconnecting player can ``resume`` from the buffer."""
         self.version += 1
-        previous = self.state
-        if previous is not None:
-            # The engine caches the common view on a state; once the state is history, the
-            # cache only costs memory (a few KB per step of every room's resume buffer).
-            previous.__dict__.pop("_view", None)
+        before = self.state
         self.state = state
-        step = Step(self.version, state, events)
+        wanted = {listener.seats for listener in self.listeners}
+        wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
+        common = (
+            changed_fields(spectator_view(before), spectator_view(state))
+            if before is not None
+            else None
+        )
+        texts = {
+            seats_key(seats): self._update_text(self.version, state, before, events, seats, common)
+            for seats in wanted
+        }
+        # The engine caches the common view on a state. Dropped here, so that no view outlives
+        # the update it was made for: kept from one move to the next in every room, views
+        # were the bulk of what the garbage collector had to walk on a busy server.
+        if before is not None:
+            before.__dict__.pop("_view", None)
+        state.__dict__.pop("_view", None)
+        step = Step(self.version, texts)
         self.history.append(step)
-        cache: dict[Any, str] = {}
         for listener in list(self.listeners):
-            listener.send(self._update_text(step, listener.seats, cache))
+            listener.send(texts[seats_key(listener.seats)])
         self.last_active = time.monotonic()
         return step
 
@@ -461,12 +527,17 @@ class Room:
         if version == self.version:
             return
         first = self.history[0].version if self.history else self.version + 1
-        if version > self.version or version + 1 < first:
+        key = seats_key(listener.seats)
+        missed = [step for step in self.history if step.version > version]
+        if (
+            version > self.version
+            or version + 1 < first
+            or any(key not in step.texts for step in missed)
+        ):
             self.send_state(listener)
             return
-        for step in self.history:
-            if step.version > version:
-                listener.send(self._update_text(step, listener.seats, {}))
+        for step in missed:
+            listener.send(step.texts[key])
 
     # ------------------------------------------------------------------ joining, seats
 
@@ -634,7 +705,7 @@ class Room:
             self._check_open()
             try:
                 actor = self._seat_for(listener, seat)
-                known = self.client_ids.get((actor, msg_id))
+                known = self.client_ids.get(f"{actor}:{msg_id}")
                 if known is not None:  # the same id again: applied once, acknowledged again
                     self.send(listener, ack(msg_id, known))
                     return
@@ -711,7 +782,7 @@ class Room:
         consent_before, status_before = self.consent_kind(), self.status
         self.seq += 1
         if client_id is not None:
-            self.client_ids[(seat, client_id)] = self.version + 1
+            self.remember_client_id(seat, client_id, self.version + 1)
         if sender is not None and client_id is not None:
             self.send(sender, ack(client_id, self.version + 1))
         self._publish(new_state, events)

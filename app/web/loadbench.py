@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -208,6 +209,8 @@ async def start_bare(workdir: Path) -> Process:
                 "--log-level",
                 "warning",
                 "--no-access-log",
+                "--ws-per-message-deflate",  # as `atout serve` (ATOUT_WS_COMPRESSION)
+                "false",
             ],
             cwd=workdir,
             env=_env({}),
@@ -327,18 +330,24 @@ class AtoutClient:
         mover: asyncio.Task[None] | None = None
         try:
             while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 1.0)
-                except TimeoutError:
-                    continue
+                raw = await ws.recv()  # the run cancels this task when the window ends
                 self.stats.bytes_in += len(raw)
                 self.stats.messages_in += 1
                 msg = json.loads(raw)
                 kind = msg["type"]
-                if kind in ("state", "update"):
+                if kind == "state":
                     self.version, self.view = msg["version"], msg["view"]
-                    if kind == "update":
-                        self.table.receive(msg["version"], self.stats)
+                elif kind == "update":
+                    # only the fields that changed since the previous version
+                    fresh = msg["view"]
+                    self.version = msg["version"]
+                    self.view = (
+                        {**self.view, **fresh}
+                        if self.view is not None and fresh is not None
+                        else fresh
+                    )
+                    self.table.receive(msg["version"], self.stats)
+                if kind in ("state", "update"):
                     if "room" in msg:
                         self.room = msg["room"]
                 elif kind == "room":
@@ -424,7 +433,14 @@ async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) ->
 
         async def one() -> tuple[str, list[str]]:
             async with semaphore:
-                return await setup_table(base, args.variant, http)
+                for attempt in range(3):
+                    try:
+                        return await setup_table(base, args.variant, http)
+                    except httpx.TransportError:
+                        # a kept-alive connection the server had just closed: a new table
+                        if attempt == 2:
+                            raise
+                raise AssertionError("unreachable")
 
         tables = await asyncio.gather(*(one() for _ in range(args.tables)))
     tasks = []
@@ -436,7 +452,7 @@ async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) ->
             )
             tasks.append(asyncio.create_task(client.run(game_id, stop)))
     setup_seconds = time.monotonic() - setup_started
-    result = await _window(stats, args, pid, tasks, stop)
+    result = await _window(stats, args, pid, tasks, stop, base + "/api/stats")
     result["setup_seconds"] = round(setup_seconds, 1)
     if pid is not None or args.url:
         with contextlib.suppress(Exception):
@@ -451,8 +467,16 @@ async def _window(
     pid: int | None,
     tasks: list[asyncio.Task[None]],
     stop: asyncio.Event,
+    stats_url: str | None = None,
 ) -> dict[str, Any]:
     await asyncio.sleep(args.warmup)
+    server0 = await _server_stats(stats_url)
+    # The clients' own garbage collector must not pause the measurement: with 10,000 sockets a
+    # full collection of this process takes most of a second, which would show as server
+    # latency. Everything alive now is frozen; collection resumes after the window.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     start = time.monotonic()
     stats.window = (start, start + args.duration)
     cpu0 = cpu_seconds(pid) if pid else None
@@ -463,6 +487,9 @@ async def _window(
     cpu1 = cpu_seconds(pid) if pid else None
     own1 = resource.getrusage(resource.RUSAGE_SELF)
     rss = rss_mib(pid) if pid else None
+    server1 = await _server_stats(stats_url)
+    gc.enable()
+    gc.unfreeze()
     stop.set()
     await asyncio.sleep(0.5)  # deliveries of moves sent at the end of the window
     for task in tasks:
@@ -486,11 +513,45 @@ async def _window(
         "client_cpu_cores": round(client_cpu / elapsed, 2),
         "errors": stats.errors,
     }
+    if server0 and server1 and "actions" in server1:
+        out["server_window"] = _server_window(server0, server1, elapsed)
     if cpu0 is not None and cpu1 is not None and rss is not None:
         out["server_cpu_cores"] = round((cpu1 - cpu0) / elapsed, 2)
         out["server_rss_mib"] = round(rss[0], 1)
         out["server_peak_rss_mib"] = round(rss[1], 1)
     return out
+
+
+async def _server_stats(url: str | None) -> dict[str, Any] | None:
+    if url is None:
+        return None
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(timeout=10) as http:
+            data: dict[str, Any] = (await http.get(url)).json()
+            return data
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
+def _server_window(before: dict[str, Any], after: dict[str, Any], elapsed: float) -> dict[str, Any]:
+    """The server's own view of the window: how long actions took inside it (frame read to
+    ack queued; bucket bounds), and its garbage collector's pauses."""
+    from app.metrics import quantile_ms
+
+    a0, a1 = before["actions"], after["actions"]
+    g0, g1 = before["gc"], after["gc"]
+    return {
+        "action_p50_ms_at_most": quantile_ms(a0, a1, 0.50),
+        "action_p99_ms_at_most": quantile_ms(a0, a1, 0.99),
+        "actions": sum(a1["counts"]) - sum(a0["counts"]),
+        "gc_collections": sum(g1["counts"]) - sum(g0["counts"]),
+        "gc_seconds": round(g1["total_s"] - g0["total_s"], 3),
+        "gc_share": round((g1["total_s"] - g0["total_s"]) / elapsed, 4),
+        "gc_over_50ms": sum(g1["counts"][6:]) - sum(g0["counts"][6:]),
+        "gc_longest_ms_since_start": g1["max_ms"],
+    }
 
 
 # ----------------------------------------------------------------------------- bare clients
@@ -517,10 +578,7 @@ class BareClient:
             mover: asyncio.Task[None] | None = None
             try:
                 while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), 1.0)
-                    except TimeoutError:
-                        continue
+                    raw = await ws.recv()  # cancelled when the window ends
                     self.stats.bytes_in += len(raw)
                     self.stats.messages_in += 1
                     version = json.loads(raw)["version"]
@@ -639,6 +697,14 @@ def print_results(r: dict[str, Any]) -> None:
         print(line)
         if x.get("errors"):
             print(f"       errors: {x['errors']}")
+    window = (r.get("atout") or {}).get("server_window")
+    if window:
+        print(
+            f"server: {window['actions']} actions, p50 <= {window['action_p50_ms_at_most']} ms, "
+            f"p99 <= {window['action_p99_ms_at_most']} ms (frame read to ack); "
+            f"GC {window['gc_collections']} collections, {window['gc_seconds']} s, "
+            f"{window['gc_over_50ms']} over 50 ms"
+        )
     stats = (r.get("atout") or {}).get("server_stats") or {}
     if stats.get("writer"):
         w = stats["writer"]

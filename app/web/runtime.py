@@ -20,6 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from fastapi import FastAPI
 
+from app import metrics
 from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
@@ -76,9 +77,17 @@ async def start(app: FastAPI) -> None:
     app.state.bot_executor = executor
     app.state.rooms = rooms
     app.state.identities = Identities(app.state.sessionmaker, writer)
+    if settings.gc_schedule:
+        stop = asyncio.Event()
+        task = asyncio.create_task(metrics.collect_garbage(stop), name="atout-gc")
+        app.state.gc_schedule = (stop, task)
 
 
 async def stop(app: FastAPI) -> None:
+    schedule = getattr(app.state, "gc_schedule", None)
+    if schedule is not None:
+        schedule[0].set()
+        await schedule[1]
     rooms: RoomManager | None = getattr(app.state, "rooms", None)
     if rooms is not None:
         await rooms.stop()

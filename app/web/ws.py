@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import metrics
 from app.rooms import CommandError, RoomClosed, RoomManager
 from app.rooms.messages import error
 from app.rooms.room import Room, _dumps
@@ -199,6 +200,7 @@ async def _read_loop(
     hints: set[asyncio.Task[None]] = set()
     while not conn.closing:
         message = await websocket.receive()
+        received = time.perf_counter()
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
@@ -225,7 +227,7 @@ async def _read_loop(
             conn.send_json(error(exc.code, exc.message, exc.msg_id))
             continue
         try:
-            await _dispatch(conn, room, msg, hints)
+            await _dispatch(conn, room, msg, hints, received)
         except RoomClosed:
             conn.close(CLOSE_RESTART, "the room closed; reconnect")
             return
@@ -239,9 +241,12 @@ def _too_big(conn: Connection) -> None:
     conn.close(CLOSE_TOO_BIG, "frame too large")
 
 
-async def _dispatch(conn: Connection, room: Room, msg: Any, hints: set[asyncio.Task[None]]) -> None:
+async def _dispatch(
+    conn: Connection, room: Room, msg: Any, hints: set[asyncio.Task[None]], received: float
+) -> None:
     if isinstance(msg, ActionMessage):
         await room.act(conn, msg.id, msg.version, msg.action_json(), msg.seat)
+        metrics.ACTIONS.observe(time.perf_counter() - received)
     elif isinstance(msg, ResumeMessage):
         room.resume(conn, msg.version)
     elif isinstance(msg, ConsentMessage):

@@ -159,7 +159,7 @@ function onMessage(msg) {
         return;
       }
       S.version = msg.version;
-      setViews(msg.view, msg.views);
+      setViews(msg.view, msg.views, true);
       clearPending();
       render(msg.events || []);
       break;
@@ -211,15 +211,17 @@ function clearPending() {
   app.classList.remove("pending");
 }
 
-function setViews(v, views) {
-  // An update leaves "results" (the score sheet) out when it did not change: keep ours.
-  const keep = (fresh, old) => {
-    if (fresh && !("results" in fresh)) fresh.results = (old && old.results) || [];
-    return fresh;
-  };
-  const before = S.views || {};
-  v = keep(v, S.view && S.held.length > 1 ? before[String(S.held[0])] || S.view : S.view);
-  for (const [seat, sv] of Object.entries(views || {})) keep(sv, before[seat] || S.view);
+function setViews(v, views, changes = false) {
+  // A state carries whole views; an update carries only the fields that changed since the
+  // previous version (docs/protocol.md): merge them into the views we hold.
+  if (changes) {
+    const before = S.views || {};
+    const mine = S.held.length > 1 ? before[String(S.held[0])] || S.view : S.view;
+    v = v && mine ? { ...mine, ...v } : v;
+    const merged = {};
+    for (const [seat, sv] of Object.entries(views || {})) merged[seat] = before[seat] ? { ...before[seat], ...sv } : sv;
+    views = merged;
+  }
   S.views = views || {};
   const local = S.held.length > 1;
   if (local && v) {

@@ -119,10 +119,16 @@ def shown_cards(obj: Any) -> set[str]:
     return set(CARD_RE.findall(json.dumps(obj)))
 
 
-def check_views(state: State, events: list[Any]) -> None:
+def check_views(
+    state: State, events: list[Any], keys: dict[int | None, set[str]] | None = None
+) -> None:
+    """No hidden card in any view or event; with ``keys`` (kept for a whole match), each
+    role's view has the same fields all game long (the server sends only changed fields)."""
     n = state.rules.players
     for seat in [*range(n), None]:
         view = spectator_view(state) if seat is None else seat_view(state, seat)
+        if keys is not None:
+            assert set(view) == keys.setdefault(seat, set(view)), (seat, state.phase)
         if seat is None:
             assert "hand" not in view and "legal" not in view
         view = {k: v for k, v in view.items() if k != "results"}  # finished deals are public
@@ -171,6 +177,7 @@ def play_match(variant: str, players: int, options: dict[str, Any], seed: int) -
     rng = random.Random(seed)
     state = new_match(variant, players, options, rng=rng)
     played = 0
+    keys: dict[int | None, set[str]] = {}
     accounted(state)
     while not is_over(state):
         if state.phase is Phase.DEAL_OVER:
@@ -179,14 +186,14 @@ def play_match(variant: str, players: int, options: dict[str, Any], seed: int) -
                 break
             state, events = start_deal(state, rng)
             accounted(state)
-            check_views(state, events)
+            check_views(state, events, keys)
             continue
         actions = legal_actions(state)
         assert actions, f"no legal action in {state.phase}"
         scores = state.scores
         state, events = apply(state, rng.choice(actions))
         accounted(state)
-        check_views(state, events)
+        check_views(state, events, keys)
         if state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER) and state.results:
             check_deal_end(state, scores)
     return state

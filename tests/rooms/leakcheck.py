@@ -172,14 +172,19 @@ def check_messages(
     """Check every message of one socket's ``log``; return how many cards were checked."""
     version = 0
     checked = 0
+    held: dict[str, Any] = {}  # the views as the client holds them (updates carry changes)
     for index, message in enumerate(log):
         kind = message.get("type")
         if kind in ("state", "update"):
             version = message["version"]
         where = f"{who} message {index} ({kind}, version {version})"
-        for view in _views_of(message):
+        for key, view in _views_of(message):
             if view is None:
                 continue
+            if kind == "update" and held.get(key) is not None:
+                view = held[key] = {**held[key], **view}
+            else:
+                held[key] = view
             seat = view.get("seat")
             if seat is None:
                 if "hand" in view or "legal" in view or "discard" in view:
@@ -209,9 +214,9 @@ def check_messages(
     return checked
 
 
-def _views_of(message: dict[str, Any]) -> list[Any]:
+def _views_of(message: dict[str, Any]) -> list[tuple[str, Any]]:
     views = []
     if "view" in message:
-        views.append(message["view"])
-    views.extend((message.get("views") or {}).values())
+        views.append(("view", message["view"]))
+    views.extend((f"views.{seat}", v) for seat, v in (message.get("views") or {}).items())
     return views

@@ -190,6 +190,13 @@ def test_the_leak_checker_catches_leaks():
         check_messages(truth, [{**fine, "view": {"seat": 1, "hand": theirs}}], (0,))
     with pytest.raises(Leak):
         check_messages(truth, [{**fine, "view": {"hand": []}}], ())
+    # Updates carry only the fields that changed: each is checked merged into the view held.
+    spectator = {"type": "state", "version": 1, "view": {"to_act": 0}, "role": "spectator"}
+    assert check_messages(truth, [{**fine, "type": "state"}, {**fine, "view": {"to_act": 1}}], (0,))
+    with pytest.raises(Leak):
+        check_messages(truth, [spectator, {**fine, "view": {"hand": []}}], ())
+    with pytest.raises(Leak):
+        check_messages(truth, [{**fine, "type": "state"}, {**fine, "view": {"seat": 1}}], (0,))
     with pytest.raises(Leak):  # a card in an error text
         check_messages(
             truth,

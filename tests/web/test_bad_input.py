@@ -61,7 +61,8 @@ class Table:
             while wait_turn and not view["legal"]:
                 msg = json.loads(ws.recv(timeout=10))
                 if msg["type"] == "update":
-                    version, view = msg["version"], msg["view"]
+                    # an update carries the fields that changed
+                    version, view = msg["version"], {**view, **msg["view"]}
             assert view["legal"], "the human should be to act"
             yield ws, version
 

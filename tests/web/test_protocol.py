@@ -206,3 +206,60 @@ async def test_set_level_is_for_computer_games(module_server):
     assert err["code"] == "not_allowed" and err["id"] == "lv-2"
     await h.send({"type": "ping"})
     assert (await h.next_of("pong", "error"))["type"] == "pong"
+
+
+async def test_updates_carry_what_changed_and_add_up_to_the_view(module_server):
+    """An update's view holds only the fields that changed; merged in order they give exactly
+    the view a fresh connection gets, and a mid-deal update leaves the fixed fields out."""
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    rng = random.Random(11)
+    for _ in range(10):
+        actor, other = to_act(h, g)
+        await actor.act(rng.choice(actor.view["legal"]))
+        await actor.next_of("ack")
+        await actor.drain(0.1)
+        await other.drain(0.1)
+        if h.view["phase"] not in ("play", "bidding"):
+            break
+    # (the update that deals the first deal of a game carries whole views: nothing before it)
+    updates = [m for m in h.log if m["type"] == "update" and m["version"] > 1]
+    assert updates
+    for m in updates:
+        assert "variant" not in m["view"] and "options" not in m["view"], m["view"].keys()
+    plays = [m for m in updates if [e["type"] for e in m["events"]] == ["card_played"]]
+    assert plays and all("results" not in m["view"] for m in plays)
+    for sock, browser in ((h, host), (g, guest)):
+        fresh = await browser.connect(game_id)
+        assert fresh.version == sock.version
+        assert fresh.view == sock.view  # the merged updates equal the whole view
+        await fresh.close()
+
+
+async def test_resume_without_the_missed_updates_gets_a_state(module_server):
+    """A spectator who was not there has no buffered updates: resuming gives a fresh state."""
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    start = h.version
+    actor, other = to_act(h, g)
+    await actor.act(actor.view["legal"][0])
+    await actor.next_of("ack")
+    await other.until(lambda s: s.version == start + 1)
+    watcher = await (await Browser.new(module_server)).connect(game_id)
+    assert watcher.role == "spectator" and watcher.version == start + 1
+    await watcher.send({"type": "resume", "version": start})
+    state = await watcher.next_of("state")
+    assert state["version"] == start + 1 and "hand" not in state["view"]
+
+
+async def test_stats_count_the_actions_and_time_the_collector(module_server):
+    host, guest, game_id, h, g = await duel_pair(module_server)
+    status, before = await host.get("/api/stats")
+    assert status == 200
+    for _ in range(3):
+        actor, _other = to_act(h, g)
+        await actor.act(actor.view["legal"][0])
+        await actor.next_of("ack")
+        await h.drain(0.05)
+        await g.drain(0.05)
+    _, after = await host.get("/api/stats")
+    assert sum(after["actions"]["counts"]) - sum(before["actions"]["counts"]) == 3
+    assert after["actions"]["max_ms"] > 0 and set(after["gc"]) >= {"counts", "total_s", "max_ms"}

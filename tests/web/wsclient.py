@@ -107,8 +107,8 @@ class Socket:
             assert msg["version"] == self.version + 1, (self.version, msg["version"])
             self.version = msg["version"]
             self.view, self.views = (
-                _keep_results(msg["view"], self.view),
-                _keep_all(msg.get("views") or {}, self.views),
+                _merge(msg["view"], self.view),
+                _merge_all(msg.get("views") or {}, self.views),
             )
         elif kind == "room":
             self.room = msg["room"]
@@ -193,12 +193,12 @@ class Socket:
         return self.ws.close_code
 
 
-def _keep_results(new: dict[str, Any] | None, old: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An update's view leaves "results" out when the score sheet did not change."""
-    if new is not None and "results" not in new and old is not None:
-        new["results"] = old.get("results", [])
-    return new
+def _merge(new: dict[str, Any] | None, old: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An update's view holds only the fields that changed since the previous version."""
+    if new is None or old is None:
+        return new
+    return {**old, **new}
 
 
-def _keep_all(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
-    return {seat: _keep_results(view, old.get(seat)) for seat, view in new.items()}
+def _merge_all(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    return {seat: _merge(view, old.get(seat)) for seat, view in new.items()}
