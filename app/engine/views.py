@@ -103,22 +103,31 @@ def _taken(state: State) -> dict[str, Any] | None:
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: the common view plus its own hand and its own legal actions."""
+    view = spectator_view(state)
+    view.update(seat_fields(state, seat))
+    return view
+
+
+def seat_fields(state: State, seat: int) -> dict[str, Any]:
+    """The fields a seat's view adds to the common one: ``seat``, its ``hand``, its ``legal``
+    actions, and ``discard`` (always present, so that a seat view's fields are the same all
+    game long: the bela-3p taker's own discards, else None)."""
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"no seat {seat}")
-    view = spectator_view(state)
-    view["seat"] = seat
-    view["hand"] = format_mask(state.hands[seat])
-    view["legal"] = (
-        [action_to_json(a) for a in legal_actions(state)] if current_player(state) == seat else []
-    )
-    # Always present (so a seat view's fields are the same all game long): the taker's own
-    # bela-3p discard, else None.
-    view["discard"] = (
-        format_mask(state.discard)
-        if state.discard and state.contract is not None and state.contract.taker == seat
-        else None
-    )
-    return view
+    return {
+        "seat": seat,
+        "hand": format_mask(state.hands[seat]),
+        "legal": (
+            [action_to_json(a) for a in legal_actions(state)]
+            if current_player(state) == seat
+            else []
+        ),
+        "discard": (
+            format_mask(state.discard)
+            if state.discard and state.contract is not None and state.contract.taker == seat
+            else None
+        ),
+    }
 
 
 def _in_deal(state: State) -> bool:

@@ -44,6 +44,7 @@ from app.engine import (
 )
 from app.engine.cards import format_card
 from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
+from app.engine.views import seat_fields
 from app.persistence import repository as repo
 from app.persistence.writer import CommitQueue
 from app.rooms.messages import CommandError, RoomClosed, ack, error
@@ -118,28 +119,6 @@ class Step(NamedTuple):
     texts: dict[str, str]
 
 
-# The fields a seat's view adds to the spectator view (app.engine.views.seat_view).
-SEAT_FIELDS = ("seat", "hand", "legal", "discard")
-
-
-def _changes(old: Any, new: dict[str, Any], common: dict[str, Any] | None) -> dict[str, Any]:
-    """What changed of one view: the shared fields' changes (``common``, when known) plus
-    the seat's own fields that changed."""
-    if old is None:
-        return new
-    if common is None or "seat" not in new and new.keys() != old.keys():
-        return changed_fields(old, new)
-    if "seat" not in new:  # a spectator view is the shared fields
-        return common
-    if not old.keys() <= new.keys():
-        return new
-    out = dict(common)
-    for key in SEAT_FIELDS:
-        if key in new and (key not in old or old[key] != new[key]):
-            out[key] = new[key]
-    return out
-
-
 def seats_key(seats: tuple[int, ...]) -> str:
     return ",".join(map(str, seats))
 
@@ -147,10 +126,9 @@ def seats_key(seats: tuple[int, ...]) -> str:
 def changed_fields(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
     """The fields of ``new`` that differ from ``old``: what an update carries of a view.
 
-    A view's fields are the same all game long (per variant and role), so a field left out
-    means "unchanged". Should one ever disappear, the whole view is sent instead (the client
-    would otherwise keep the old field)."""
-    if old is None or not old.keys() <= new.keys():
+    A view's fields are the same all game long (per variant and role; tested over whole
+    matches in tests/engine/test_properties.py), so a field left out means "unchanged"."""
+    if old is None:
         return new
     return {k: v for k, v in new.items() if k not in old or old[k] != v}
 
@@ -436,24 +414,35 @@ class Room:
         common: dict[str, Any] | None,
     ) -> str:
         """The ``update`` to a listener holding ``seats``: the events it may see and, of its
-        view(s), only the fields that changed since the previous version (whole views when
-        the previous version is not in this process). ``common`` is what changed in the
-        fields every seat shares (computed once per version)."""
+        view(s), only the fields that changed since the previous version: ``common``, the
+        changes of the fields every seat shares (computed once per version), plus the seat's
+        own fields that changed. Whole views when the previous version is not in this process
+        (``before`` is None)."""
         wanted = set(seats)
-        events_json = [e.to_json() for e in events if e.to is None or e.to in wanted]
-        view, views = self._views(state, seats)
-        old_view: Any = None
-        old_views: dict[str, Any] = {}
-        if before is not None:
-            old_view, old_views = self._views(before, seats)
         message: dict[str, Any] = {
             "type": "update",
             "version": version,
-            "events": events_json,
-            "view": _changes(old_view, view, common) if view is not None else None,
+            "events": [e.to_json() for e in events if e.to is None or e.to in wanted],
         }
-        if views:
-            message["views"] = {s: _changes(old_views.get(s), v, common) for s, v in views.items()}
+        if before is None or common is None:
+            view, views = self._views(state, seats)
+            message["view"] = view
+            if views:
+                message["views"] = views
+            return _dumps(message)
+        if not seats:
+            message["view"] = common
+            return _dumps(message)
+        changes = {}
+        for seat in seats:
+            old, new = seat_fields(before, seat), seat_fields(state, seat)
+            changes[str(seat)] = {
+                **common,
+                **{k: v for k, v in new.items() if old[k] != v},
+            }
+        message["view"] = changes[str(seats[0])]
+        if len(seats) > 1:
+            message["views"] = changes
         return _dumps(message)
 
     def send(self, listener: Listener, message: dict[str, Any]) -> None:
@@ -477,21 +466,21 @@ class Room:
         self.state = state
         wanted = {listener.seats for listener in self.listeners}
         wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
+        # the shared fields' changes, once for every listener
         common = (
             changed_fields(spectator_view(before), spectator_view(state))
             if before is not None
             else None
         )
+
         texts = {
             seats_key(seats): self._update_text(self.version, state, before, events, seats, common)
             for seats in wanted
         }
-        # The engine caches the common view on a state. Dropped here, so that no view outlives
-        # the update it was made for: kept from one move to the next in every room, views
-        # were the bulk of what the garbage collector had to walk on a busy server.
+        # The engine caches the common view on a state: the current state keeps it for the
+        # next update's comparison, the previous one drops it.
         if before is not None:
             before.__dict__.pop("_view", None)
-        state.__dict__.pop("_view", None)
         step = Step(self.version, texts)
         self.history.append(step)
         for listener in list(self.listeners):
