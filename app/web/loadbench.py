@@ -41,6 +41,8 @@ from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 SubParsers = Any
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -344,7 +346,7 @@ class AtoutClient:
                 raw = await ws.recv()  # the run cancels this task when the window ends
                 self.stats.bytes_in += len(raw)
                 self.stats.messages_in += 1
-                msg = json.loads(raw)
+                msg = orjson.loads(raw)
                 kind = msg["type"]
                 if kind == "state":
                     self.version, self.view = msg["version"], msg["view"]
@@ -592,7 +594,7 @@ class BareClient:
                     raw = await ws.recv()  # cancelled when the window ends
                     self.stats.bytes_in += len(raw)
                     self.stats.messages_in += 1
-                    version = json.loads(raw)["version"]
+                    version = orjson.loads(raw)["version"]
                     self.table.receive(version, self.stats)
                     if version % 4 == self.seat:
                         mover = asyncio.create_task(self._move(ws, version))
