@@ -3,6 +3,7 @@
 * ``ACTIONS``: how long an action takes in the server, from its frame being read to its
   acknowledgement being queued (the room's turn, the engine, the commit): a histogram with
   fixed bounds, so two readings can be subtracted to get a window's distribution.
+* ``COMMITS``: how long each transaction of the group-commit writer takes.
 * ``GC``: the garbage collector's pauses (count, total, longest, histogram), from
   ``gc.callbacks``.
 
@@ -72,6 +73,7 @@ def quantile_ms(before: dict[str, Any] | None, after: dict[str, Any], q: float) 
 
 
 ACTIONS = Histogram()
+COMMITS = Histogram()  # each transaction of the group-commit writer, statements to commit
 GC = Histogram()
 _gc_started = [0.0]
 
@@ -114,4 +116,4 @@ async def collect_garbage(stop: asyncio.Event) -> None:
 
 
 def snapshot() -> dict[str, Any]:
-    return {"actions": ACTIONS.as_dict(), "gc": GC.as_dict()}
+    return {"actions": ACTIONS.as_dict(), "commits": COMMITS.as_dict(), "gc": GC.as_dict()}

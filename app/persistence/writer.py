@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
+from app.metrics import COMMITS
 from app.persistence.db import _set_sqlite_pragmas
 
 T = TypeVar("T")
@@ -205,10 +206,12 @@ class CommitQueue:
             _settle(item, result)
 
     def _count(self, size: int, started: float) -> None:
+        elapsed = time.perf_counter() - started
         self.stats.transactions += 1
         self.stats.works += size
         self.stats.largest_batch = max(self.stats.largest_batch, size)
-        self.stats.commit_seconds += time.perf_counter() - started
+        self.stats.commit_seconds += elapsed
+        COMMITS.observe(elapsed)
 
     async def _transaction(self, works: list[Work]) -> list[Any]:
         if self._sqlite:

@@ -555,7 +555,17 @@ def _server_window(before: dict[str, Any], after: dict[str, Any], elapsed: float
 
     a0, a1 = before["actions"], after["actions"]
     g0, g1 = before["gc"], after["gc"]
+    c0, c1 = before.get("commits"), after.get("commits")
+    commits = (
+        {
+            "commit_p99_ms_at_most": quantile_ms(c0, c1, 0.99),
+            "commits_over_50ms": sum(c1["counts"][6:]) - sum(c0["counts"][6:]),
+        }
+        if c0 and c1
+        else {}
+    )
     return {
+        **commits,
         "action_p50_ms_at_most": quantile_ms(a0, a1, 0.50),
         "action_p99_ms_at_most": quantile_ms(a0, a1, 0.99),
         "actions": sum(a1["counts"]) - sum(a0["counts"]),
@@ -716,7 +726,8 @@ def print_results(r: dict[str, Any]) -> None:
             f"server: {window['actions']} actions, p50 <= {window['action_p50_ms_at_most']} ms, "
             f"p99 <= {window['action_p99_ms_at_most']} ms (frame read to ack); "
             f"GC {window['gc_collections']} collections, {window['gc_seconds']} s, "
-            f"{window['gc_over_50ms']} over 50 ms"
+            f"{window['gc_over_50ms']} over 50 ms; commits p99 <= "
+            f"{window.get('commit_p99_ms_at_most')} ms, {window.get('commits_over_50ms')} over 50 ms"
         )
     stats = (r.get("atout") or {}).get("server_stats") or {}
     if stats.get("writer"):
