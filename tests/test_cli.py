@@ -89,3 +89,18 @@ def test_a_missing_plugin_is_skipped_but_a_broken_one_raises(
     monkeypatch.setattr(cli.importlib, "import_module", failing_import)
     with pytest.raises(ModuleNotFoundError):
         cli.build_parser()  # the plugin exists but its own import fails: not hidden
+
+
+def test_a_reader_that_goes_away_gets_no_traceback() -> None:
+    """`atout bench engine | head -1`: the pipe closes early; the command stops quietly."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "bench", "engine", "--seconds", "0.05"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away before the rest is printed
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert first.startswith(b"classic") and "Traceback" not in err, err
