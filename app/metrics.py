@@ -14,8 +14,10 @@ read and write chain: about 80,000 objects at 10,000 sockets), so each one pause
 in steady play is acyclic (refcounting frees it; young collections found nothing to collect), so
 once a second everything alive is frozen instead (``gc.freeze()``: never walked again, still freed
 by refcounting when unused), young collections then only see what the last second made, and every
-``FULL_COLLECTION_SECONDS`` the frozen objects are unfrozen and collected once, to reclaim the
-rare cycles.
+``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's memory grew by a quarter
+since the last full collection, the frozen objects are unfrozen and collected once, to reclaim
+the rare cycles. A full collection is what the schedule avoids: at 10,000 sockets it paused the
+server for about 1.5 s (measured: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import gc
+import os
 import time
 from typing import Any
 
@@ -30,6 +33,7 @@ BOUNDS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 FREEZE_SECONDS = 1.0
 YOUNG_THRESHOLD = 20_000  # net new objects before a young collection (a busy second makes ~9,000)
 FULL_COLLECTION_SECONDS = 900.0
+FULL_COLLECTION_GROWTH = 1.25  # ... and only if the memory grew by a quarter since the last one
 
 
 class Histogram:
@@ -85,30 +89,45 @@ def _gc_callback(phase: str, info: dict[str, Any]) -> None:
         GC.observe(time.perf_counter() - _gc_started[0])
 
 
+def _rss_bytes() -> int | None:
+    """This process's resident memory (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def time_gc() -> None:
     """Time every collection of this process (``GC``)."""
     if _gc_callback not in gc.callbacks:
         gc.callbacks.append(_gc_callback)
 
 
-async def collect_garbage(stop: asyncio.Event) -> None:
+async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None) -> None:
     """The server's garbage collection schedule (see the module's doc): freeze every
-    ``FREEZE_SECONDS``, a full collection every ``FULL_COLLECTION_SECONDS``."""
+    ``FREEZE_SECONDS``, a full collection every ``full_seconds`` (default
+    ``FULL_COLLECTION_SECONDS``)."""
     gc.collect()
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(YOUNG_THRESHOLD, thresholds[1], thresholds[2])
     last_full = time.monotonic()
+    baseline = _rss_bytes()
     try:
         while not stop.is_set():
             try:
                 await asyncio.wait_for(stop.wait(), FREEZE_SECONDS)
             except TimeoutError:
                 pass
-            if time.monotonic() - last_full >= FULL_COLLECTION_SECONDS:
-                gc.unfreeze()
-                gc.collect()
+            every = FULL_COLLECTION_SECONDS if full_seconds is None else full_seconds
+            if time.monotonic() - last_full >= every:
                 last_full = time.monotonic()
+                rss = _rss_bytes()
+                if rss is None or baseline is None or rss > baseline * FULL_COLLECTION_GROWTH:
+                    gc.unfreeze()
+                    gc.collect()
+                    baseline = _rss_bytes()
             gc.freeze()
     finally:
         gc.set_threshold(*thresholds)

@@ -71,7 +71,12 @@ class Settings(BaseSettings):
     gc_schedule: bool = Field(
         default=True,
         description="Schedule the garbage collector for a server (app/metrics.py): freeze "
-        "what is alive every second, collect everything every 15 minutes.",
+        "what is alive every second, collect everything every gc_full_seconds.",
+    )
+    gc_full_seconds: float = Field(
+        default=900.0,
+        ge=1.0,
+        description="With gc_schedule: seconds between two full garbage collections.",
     )
     group_commit: bool = Field(
         default=True,

@@ -64,6 +64,7 @@ def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkey
 
 def test_the_gc_schedule_collects_everything_once_per_full_interval(monkeypatch):
     monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(metrics, "_rss_bytes", lambda: None)  # memory unknown: always collect
     monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 3600.0)
 
     class Cycle:
@@ -86,3 +87,37 @@ def test_the_gc_schedule_collects_everything_once_per_full_interval(monkeypatch)
         return kept, ref() is None
 
     assert asyncio.run(run()) == (True, True)
+
+
+def test_a_full_collection_waits_for_the_memory_to_grow(monkeypatch):
+    """Every full interval, the frozen objects are collected only if the process's memory grew
+    by FULL_COLLECTION_GROWTH since the last full collection."""
+    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)
+    rss = [100 * 2**20]
+    monkeypatch.setattr(metrics, "_rss_bytes", lambda: rss[0])
+    full: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    async def run() -> tuple[int, int]:
+        stop = asyncio.Event()
+        task = asyncio.create_task(metrics.collect_garbage(stop))
+        await asyncio.sleep(0.02)
+        gc.callbacks.append(count)
+        try:
+            await asyncio.sleep(0.1)  # several intervals, no growth
+            flat = len(full)
+            rss[0] = 130 * 2**20  # grew by 30%
+            await asyncio.sleep(0.05)
+            grown = len(full)
+        finally:
+            gc.callbacks.remove(count)
+            stop.set()
+            await task
+        return flat, grown
+
+    flat, grown = asyncio.run(run())
+    assert flat == 0 and grown == 1

@@ -79,7 +79,9 @@ async def start(app: FastAPI) -> None:
     app.state.identities = Identities(app.state.sessionmaker, writer)
     if settings.gc_schedule:
         stop = asyncio.Event()
-        task = asyncio.create_task(metrics.collect_garbage(stop), name="atout-gc")
+        task = asyncio.create_task(
+            metrics.collect_garbage(stop, settings.gc_full_seconds), name="atout-gc"
+        )
         app.state.gc_schedule = (stop, task)
 
 
