@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import gc
 import os
 import time
@@ -116,10 +117,8 @@ async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None
     baseline = _rss_bytes()
     try:
         while not stop.is_set():
-            try:
+            with contextlib.suppress(TimeoutError):  # a tick, unless the server stops
                 await asyncio.wait_for(stop.wait(), FREEZE_SECONDS)
-            except TimeoutError:
-                pass
             every = FULL_COLLECTION_SECONDS if full_seconds is None else full_seconds
             if time.monotonic() - last_full >= every:
                 last_full = time.monotonic()

@@ -68,7 +68,7 @@ def test_the_gc_schedule_collects_everything_once_per_full_interval(monkeypatch)
     monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 3600.0)
 
     class Cycle:
-        pass
+        other: object = None
 
     async def run() -> tuple[bool, bool]:
         stop = asyncio.Event()

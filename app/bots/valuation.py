@@ -14,6 +14,7 @@ and declarations are added separately by the bidding rules, since they are certa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import mul
 from typing import Any
 
@@ -234,10 +235,19 @@ def suit_features(hand: int, trump: int, leads: int, opp: int = 0) -> list[float
     ]  # fmt: skip
 
 
+def _packed_counts(table: Sequence[int], hand: int) -> int:
+    """The per-suit table entries of a hand added up: counts packed four bits apiece."""
+    return (
+        table[hand & 0xFF]
+        + table[(hand >> 8) & 0xFF]
+        + table[(hand >> 16) & 0xFF]
+        + table[hand >> 24]
+    )
+
+
 def nt_features(hand: int, leads: int, opp: int = 0) -> list[float]:
     """Features for no trumps (see ``nt_features_reference``)."""
-    t = _NT
-    p = t[hand & 0xFF] + t[(hand >> 8) & 0xFF] + t[(hand >> 16) & 0xFF] + t[hand >> 24]
+    p = _packed_counts(_NT, hand)
     o_a = (opp & _ACES).bit_count()
     o_t = (opp & _TENS).bit_count()
     return [
@@ -249,8 +259,7 @@ def nt_features(hand: int, leads: int, opp: int = 0) -> list[float]:
 
 def at_features(hand: int, leads: int, opp: int = 0) -> list[float]:
     """Features for all trumps (see ``at_features_reference``)."""
-    t = _AT
-    p = t[hand & 0xFF] + t[(hand >> 8) & 0xFF] + t[(hand >> 16) & 0xFF] + t[hand >> 24]
+    p = _packed_counts(_AT, hand)
     o_j = (opp & _JACKS).bit_count()
     o_9 = (opp & _NINES).bit_count()
     return [

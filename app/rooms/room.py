@@ -124,13 +124,11 @@ def seats_key(seats: tuple[int, ...]) -> str:
     return ",".join(map(str, seats))
 
 
-def changed_fields(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+def changed_fields(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The fields of ``new`` that differ from ``old``: what an update carries of a view.
 
     A view's fields are the same all game long (per variant and role; tested over whole
     matches in tests/engine/test_properties.py), so a field left out means "unchanged"."""
-    if old is None:
-        return new
     return {k: v for k, v in new.items() if k not in old or old[k] != v}
 
 
@@ -426,7 +424,7 @@ class Room:
             "version": version,
             "events": [e.to_json() for e in events if e.to is None or e.to in wanted],
         }
-        if before is None or common is None:
+        if before is None or common is None:  # (common is None exactly when before is)
             view, views = self._views(state, seats)
             message["view"] = view
             if views:
@@ -474,7 +472,6 @@ class Room:
             if before is not None
             else None
         )
-
         texts = {
             seats_key(seats): self._update_text(self.version, state, before, events, seats, common)
             for seats in wanted
