@@ -17,51 +17,95 @@ from .variants.base import contract_json
 _BID_TYPES = (Pass, Bid, Double, Redouble)
 
 
-def spectator_view(state: State) -> dict[str, Any]:
+def spectator_view(state: State, previous: State | None = None) -> dict[str, Any]:
     """What every seat sees in common; no hand, no legal moves.
 
     A state never changes, so the common view is computed once per state (a server sends it to
-    every seat of a table) and each call returns a fresh top-level dict over it.
+    every seat of a table) and each call returns a fresh top-level dict over it. ``previous``, a
+    state whose common view is cached (the state this one came from), lets the fields whose
+    sources did not change be taken from that view as they are (the same objects: a server
+    comparing the two views finds them equal at once); the result is the same view.
     """
     cached: dict[str, Any] | None = state.__dict__.get("_view")
     if cached is None:
-        cached = state.__dict__["_view"] = _common_view(state)
+        before = previous.__dict__.get("_view") if previous is not None else None
+        if before is not None and previous is not None and previous.rules is state.rules:
+            cached = _common_view(state, previous, before)
+        else:
+            cached = _common_view(state)
+        state.__dict__["_view"] = cached
     return dict(cached)
 
 
-def _common_view(state: State) -> dict[str, Any]:
+def _common_view(
+    state: State, prev: State | None = None, pv: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The common view of ``state``; with ``prev`` (same rules) and its view ``pv``, each
+    costly field whose sources are the same objects in both states is taken from ``pv``."""
     rules = state.rules
     n = rules.players
     contract = state.contract
+    tricks = state.tricks
+    if prev is None or pv is None:
+        options: dict[str, Any] = dict(rules.options)
+        sides = list(rules.side_of)
+        bids = _bids(state)
+        trick_list = [_trick_json(t) for t in tricks]
+        declarations = _declarations(state)
+        shown = _shown(state)
+        belote = _belote(state)
+    else:
+        options, sides = pv["options"], pv["sides"]
+        bids = pv["bids"] if _same_bids(prev, state) else _bids(state)
+        if tricks is prev.tricks:
+            trick_list = pv["tricks"]
+        elif len(tricks) == len(prev.tricks) + 1 and all(
+            a is b for a, b in zip(tricks, prev.tricks, strict=False)
+        ):
+            trick_list = [*pv["tricks"], _trick_json(tricks[-1])]
+        else:
+            trick_list = [_trick_json(t) for t in tricks]
+        same_announced = state.announced is prev.announced
+        declarations = pv["declarations"] if same_announced else _declarations(state)
+        shown = (
+            pv["shown_declarations"]
+            if same_announced
+            and contract is prev.contract
+            and state.dealer == prev.dealer
+            and bool(tricks) == bool(prev.tricks)
+            and _in_deal(state) == _in_deal(prev)
+            else _shown(state)
+        )
+        belote = (
+            pv["belote"]
+            if state.belote_seats is prev.belote_seats and state.belote_open is prev.belote_open
+            else _belote(state)
+        )
     view: dict[str, Any] = {
         "variant": rules.variant,
         "players": n,
-        "options": dict(rules.options),
-        "sides": list(rules.side_of),
+        "options": options,
+        "sides": sides,
         "target": rules.target,
         "phase": state.phase.value,
         "deal_number": len(state.results) - (0 if _in_deal(state) else 1),
         "dealer": state.dealer,
         "to_act": current_player(state),
         "hand_counts": [h.bit_count() for h in state.hands],
-        "bids": [
-            {"seat": seat, **action_to_json(a)}
-            for i, (seat, a) in enumerate(state.actions)
-            if isinstance(a, _BID_TYPES) and i < _bidding_length(state)
-        ],
+        "bids": bids,
         "contract": contract_json(contract) if contract else None,
         "upcard": format_card(state.upcard) if state.upcard >= 0 else None,
         "taken": _taken(state),
         "trick": [{"seat": s, "card": format_card(c)} for s, c in state.trick],
         "leader": state.leader,
-        "last_trick": _trick_json(state.tricks[-1]) if state.tricks else None,
-        "tricks": [_trick_json(t) for t in state.tricks],
-        "tricks_played": len(state.tricks),
+        "last_trick": _trick_json(tricks[-1]) if tricks else None,
+        "tricks": trick_list,
+        "tricks_played": len(tricks),
         "tricks_won": list(state.tricks_won),
         "trick_points": _trick_points(state),
-        "declarations": [[_public_combo(c) for c in combos] for combos in state.announced],
-        "shown_declarations": _shown(state),
-        "belote": _belote(state),
+        "declarations": declarations,
+        "shown_declarations": shown,
+        "belote": belote,
         "scores": list(state.scores),
         "reserve": state.reserve,
         "results": _results_json(state),
@@ -75,6 +119,31 @@ def _common_view(state: State) -> dict[str, Any]:
     if rules.variant == "duel":
         view["piles"] = [_piles(state, s) for s in range(n)]
     return view
+
+
+def _bids(state: State) -> list[dict[str, Any]]:
+    length = _bidding_length(state)
+    return [
+        {"seat": seat, **action_to_json(a)}
+        for i, (seat, a) in enumerate(state.actions)
+        if isinstance(a, _BID_TYPES) and i < length
+    ]
+
+
+def _same_bids(prev: State, state: State) -> bool:
+    """Both states are past the same auction: one contract object is made per auction."""
+    contract = state.contract
+    return (
+        contract is not None
+        and contract is prev.contract
+        and state.phase is not Phase.BIDDING
+        and prev.phase is not Phase.BIDDING
+        and state.bid_count == prev.bid_count
+    )
+
+
+def _declarations(state: State) -> list[list[dict[str, Any]]]:
+    return [[_public_combo(c) for c in combos] for combos in state.announced]
 
 
 def _results_json(state: State) -> list[dict[str, Any]]:

@@ -298,9 +298,9 @@ class RecordStep:
             for a in st.actions
         ]
         if deals:
-            session.execute(insert(GameDeal), deals)
+            session.execute(insert(GameDeal.__table__), deals)
         if actions:
-            session.execute(insert(GameAction), actions)
+            session.execute(insert(GameAction.__table__), actions)
         # the game row changes with the deals (updated_at) and the status/scores, not with every
         # action: one statement fewer per move
         for st in steps:

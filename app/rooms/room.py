@@ -129,7 +129,10 @@ def changed_fields(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
     A view's fields are the same all game long (per variant and role; tested over whole
     matches in tests/engine/test_properties.py), so a field left out means "unchanged"."""
-    return {k: v for k, v in new.items() if k not in old or old[k] != v}
+    return {k: v for k, v in new.items() if (o := old.get(k, _MISSING)) is not v and o != v}
+
+
+_MISSING = object()
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -175,6 +178,9 @@ class Room:
         self.rng = random.SystemRandom()
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_failures = 0
+        # the seat fields last sent (seat -> seat_fields) and the state they were made of
+        self._fields: dict[int, dict[str, Any]] = {}
+        self._fields_of: State | None = None
 
     # ------------------------------------------------------------------ construction
 
@@ -408,23 +414,23 @@ class Room:
         self,
         version: int,
         state: State,
-        before: State | None,
-        events: list[Event],
+        events: list[tuple[int | None, dict[str, Any]]],
         seats: tuple[int, ...],
         common: dict[str, Any] | None,
+        own: dict[int, dict[str, Any]],
     ) -> str:
-        """The ``update`` to a listener holding ``seats``: the events it may see and, of its
-        view(s), only the fields that changed since the previous version: ``common``, the
-        changes of the fields every seat shares (computed once per version), plus the seat's
-        own fields that changed. Whole views when the previous version is not in this process
-        (``before`` is None)."""
-        wanted = set(seats)
+        """The ``update`` to a listener holding ``seats``: the events it may see (``events``:
+        each event's audience and JSON, made once per version) and, of its view(s), only the
+        fields that changed since the previous version: ``common``, the changes of the fields
+        every seat shares, plus ``own[seat]``, the changes of the seat's own fields (both made
+        once per version). Whole views when the previous version is not in this process
+        (``common`` is None)."""
         message: dict[str, Any] = {
             "type": "update",
             "version": version,
-            "events": [e.to_json() for e in events if e.to is None or e.to in wanted],
+            "events": [e for to, e in events if to is None or to in seats],
         }
-        if before is None or common is None:  # (common is None exactly when before is)
+        if common is None:
             view, views = self._views(state, seats)
             message["view"] = view
             if views:
@@ -433,13 +439,7 @@ class Room:
         if not seats:
             message["view"] = common
             return _dumps(message)
-        changes = {}
-        for seat in seats:
-            old, new = seat_fields(before, seat), seat_fields(state, seat)
-            changes[str(seat)] = {
-                **common,
-                **{k: v for k, v in new.items() if old[k] != v},
-            }
+        changes = {str(seat): {**common, **own[seat]} for seat in seats}
         message["view"] = changes[str(seats[0])]
         if len(seats) > 1:
             message["views"] = changes
@@ -466,14 +466,26 @@ class Room:
         self.state = state
         wanted = {listener.seats for listener in self.listeners}
         wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
-        # the shared fields' changes, once for every listener
-        common = (
-            changed_fields(spectator_view(before), spectator_view(state))
-            if before is not None
-            else None
-        )
+        events_json = [(e.to, e.to_json()) for e in events]
+        # Once per version: the shared fields' changes, and each seat's own fields' changes.
+        # The previous state's views are cached on it (engine: ``_view``; room: ``_fields``).
+        common: dict[str, Any] | None = None
+        own: dict[int, dict[str, Any]] = {}
+        fields = {}
+        if before is not None:
+            common = changed_fields(spectator_view(before), spectator_view(state, before))
+            old_fields = self._fields if self._fields_of is before else {}
+            for seat in {seat for seats in wanted for seat in seats}:
+                new = fields[seat] = seat_fields(state, seat)
+                old = old_fields.get(seat)
+                if old is None:
+                    old = seat_fields(before, seat)
+                own[seat] = changed_fields(old, new)
+        self._fields, self._fields_of = fields, state
         texts = {
-            seats_key(seats): self._update_text(self.version, state, before, events, seats, common)
+            seats_key(seats): self._update_text(
+                self.version, state, events_json, seats, common, own
+            )
             for seats in wanted
         }
         # The engine caches the common view on a state: the current state keeps it for the

@@ -28,6 +28,7 @@ from app.engine import (
 )
 from app.engine.cards import FULL_DECK, cards_of, format_card
 from app.engine.record import dump, replay
+from app.engine.views import _common_view
 
 CONFIGS = [
     ("classic", 4, {}),
@@ -138,6 +139,13 @@ def check_views(
             assert not leaked, f"seat {seat} sees {leaked}"
 
 
+def check_incremental_view(before: State, state: State) -> None:
+    """The common view made from the previous state's view (reusing its unchanged fields) is
+    the view made from scratch."""
+    spectator_view(before)  # cached on ``before``, as a server has it
+    assert spectator_view(state, previous=before) == _common_view(state)
+
+
 def check_deal_end(state: State, previous_scores: tuple[int, ...]) -> None:
     result = state.results[-1]
     if result.thrown_in:
@@ -184,15 +192,19 @@ def play_match(variant: str, players: int, options: dict[str, Any], seed: int) -
             played += 1
             if played >= 12 or (variant == "duel" and played >= 3):
                 break
+            before = state
             state, events = start_deal(state, rng)
             accounted(state)
+            check_incremental_view(before, state)
             check_views(state, events, keys)
             continue
         actions = legal_actions(state)
         assert actions, f"no legal action in {state.phase}"
         scores = state.scores
+        before = state
         state, events = apply(state, rng.choice(actions))
         accounted(state)
+        check_incremental_view(before, state)
         check_views(state, events, keys)
         if state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER) and state.results:
             check_deal_end(state, scores)
