@@ -258,6 +258,8 @@ def best_unified(
     best: tuple[ComboKey, int, int] | None = None
     best_seat = -1
     for seat, combos in enumerate(announced):
+        if not combos:
+            continue
         position = order.index(seat) if seat in order else len(order)
         for combo in combos:
             in_trump = int(not combo.is_carre and trump is not None and combo.suit == trump)

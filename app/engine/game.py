@@ -131,6 +131,7 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.announced = ((),) * n
     state.belote_open = (0,) * n
     state.belote_seats = ()
+    state.belote_cards = 0
     state.actions = ()
     state.bid_count = 0
     state.flags = None
@@ -160,7 +161,9 @@ def legal_actions(state: State) -> list[Action]:
     """Every legal action of the player to act (empty at a chance node or match end)."""
     phase = state.phase
     if phase is _PLAY:
-        if state.tricks and state.rules.options.get("auto_belote", True):  # the usual case
+        rules = state.rules
+        # the usual case: no belote flag to offer, no declaration to choose
+        if rules.auto_belote and (state.tricks or not rules.manual_declarations):
             mask = state.__dict__.get("_legal")
             if mask is None:
                 mask = legal_play_mask(state)
@@ -290,12 +293,14 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         new = state.copy()
         if (
             type(action) is Play
-            and state.tricks  # past trick 1: no declarations to handle
             and not action.belote
             and 0 <= action.card
             and (allowed >> action.card) & 1
-        ):
-            events = _play_card(new, actor, action.card, False)  # the common case
+        ):  # the common case: a held, legal card
+            if state.tricks or state.declared[actor]:
+                events = _play_card(new, actor, action.card, False)
+            else:  # the seat's first card, with its automatic declaration if any
+                events = _first_card(new, actor, action.card)
         elif not isinstance(action, ACTION_TYPES):
             raise InvalidAction("not an action")
         else:
@@ -385,24 +390,34 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
                 card,
             )
         )
-    events: list[Event] = []
-    # declarations at the first card of trick 1
     if not state.tricks and not state.declared[seat]:
-        state.declared = _set(state.declared, seat, True)
-        if rules.declarations_allowed(contract) and rules.options.get("auto_declare", True):
-            combos = decl.auto_declaration(hand)
-            if combos:
-                state.announced = _set(state.announced, seat, combos)
-                events += _announce(state, seat, combos)
-                if state.phase is Phase.MATCH_OVER:
-                    return events
-    return events + _play_card(state, seat, card, action.belote)
+        return _first_card(state, seat, card, action.belote)
+    return _play_card(state, seat, card, action.belote)
+
+
+def _first_card(state: State, seat: int, card: int, flagged: bool = False) -> list[Event]:
+    """The seat's first card of trick 1 (held and legal): first its automatic declaration,
+    if the rules make one (§1.2), then the card."""
+    state.declared = _set(state.declared, seat, True)
+    rules = state.rules
+    assert state.contract is not None
+    if rules.declarations_allowed(state.contract) and rules.options.get("auto_declare", True):
+        combos = decl.auto_declaration(state.hands[seat])
+        if combos:
+            state.announced = _set(state.announced, seat, combos)
+            events = _announce(state, seat, combos)
+            if state.phase is Phase.MATCH_OVER:
+                return events
+            return events + _play_card(state, seat, card, flagged)
+    return _play_card(state, seat, card, flagged)
 
 
 def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
     """Play a held, legal ``card``: belote, the trick, and the trick's end."""
-    rank = card & 7
-    events = _belote(state, seat, card, flagged) if flagged or rank == RK or rank == RQ else []
+    if flagged or (state.belote_cards >> card) & 1:  # K or Q of a suit that makes belote
+        events = _belote(state, seat, card, flagged)
+    else:
+        events = []
     hands = state.hands
     state.hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]
     trick = state.trick
@@ -545,21 +560,24 @@ def _score(state: State) -> list[Event]:
     assert contract is not None
     sides = rules.sides
     side_of = rules.side_of
+    points, won = state.points, state.tricks_won
     card_points = [0] * sides
     tricks = [0] * sides
-    for seat in range(rules.players):
-        card_points[side_of[seat]] += state.points[seat]
-        tricks[side_of[seat]] += state.tricks_won[seat]
+    for seat, side in enumerate(side_of):
+        card_points[side] += points[seat]
+        tricks[side] += won[seat]
     if state.discard:
         table = rules.points(contract)
         card_points[side_of[contract.taker]] += sum(table[c] for c in cards_of(state.discard))
-    seq_side, carre_side = _declaration_winners(state) if any(state.announced) else (None, None)
     decl_points = [0] * sides
-    for seat in range(rules.players):
-        for combo in state.announced[seat]:
-            winner = carre_side if combo.kind == "carre" else seq_side
-            if winner == side_of[seat]:
-                decl_points[side_of[seat]] += combo.points
+    announced = state.announced
+    if any(announced):
+        seq_side, carre_side = _declaration_winners(state)
+        for seat, combos in enumerate(announced):
+            side = side_of[seat]
+            for combo in combos:
+                if (carre_side if combo.kind == "carre" else seq_side) == side:
+                    decl_points[side] += combo.points
     belote = [0] * sides
     for seat in state.belote_seats:
         belote[side_of[seat]] += 20
@@ -585,7 +603,7 @@ def _score(state: State) -> list[Event]:
         game_winner = taker_side if score.outcome == "made" else 1 - taker_side
         scores = _set(state.scores, game_winner, state.scores[game_winner] + 1)
     else:
-        scores = tuple(a + b for a, b in zip(state.scores, score.recorded, strict=True))
+        scores = tuple([a + b for a, b in zip(state.scores, score.recorded, strict=True)])
         game_winner = _deal_winner_side(score, taker_side, sides)
     state.scores = scores
     state.reserve = score.reserve

@@ -12,7 +12,7 @@ seat itself in three-player bela.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 CLASSIC = "classic"
 COINCHE = "coinche"
@@ -40,8 +40,13 @@ LITIGE = "litige"
 HANGING = "hanging"
 
 
-@dataclass(frozen=True)
-class DealFacts:
+class DealFacts(NamedTuple):
+    """What ``score_deal`` needs to know of a played deal.
+
+    A named tuple (like ``DealScore``): immutable, compared field by field, and about four
+    times cheaper to build than a frozen dataclass; the bots' scorer builds many.
+    """
+
     variant: str  # "classic" | "coinche" | "bulgarian" | "bela" | "duel"
     taker_side: int  # side index of the attack / caller / taker
     denom: str  # "C" "D" "H" "S" "NT" "AT"
@@ -60,8 +65,9 @@ class DealFacts:
     tie_rule: str = "fall"  # bela option: "fall" | "hang"
 
 
-@dataclass(frozen=True)
-class DealScore:
+class DealScore(NamedTuple):
+    """What each side records for a deal, with the figures that decided it (a named tuple)."""
+
     outcome: str  # "made" | "failed" | "litige" (classic) | "hanging" (bulgarian, bela hang)
     capot_side: int | None  # side that took every trick, else None
     card_points: tuple[int, ...]  # per side after the capot bonus and NT doubling
@@ -125,22 +131,25 @@ def bg_split(p: int, o: int, denom: str) -> tuple[int, int]:
 # --------------------------------------------------------------------------- deal
 
 
-@dataclass
 class _Work:
     """Mutable scratch of score_deal, frozen into a DealScore at the end."""
 
-    f: DealFacts
-    capot_side: int | None
-    cards: list[int]
-    decl: list[int]
-    bel: list[int]
+    __slots__ = ("f", "capot_side", "cards", "decl", "bel", "tot")
+
+    def __init__(
+        self, f: DealFacts, capot_side: int | None, cards: list[int], decl: list[int]
+    ) -> None:
+        self.f = f
+        self.capot_side = capot_side
+        self.cards = cards
+        self.decl = decl
+        self.bel = bel = list(f.belote_points)
+        # the raw totals per side that decide the outcome
+        self.tot = [c + d + b for c, d, b in zip(cards, decl, bel, strict=True)]
 
     @property
     def n(self) -> int:
         return len(self.cards)
-
-    def totals(self) -> list[int]:
-        return [c + d + b for c, d, b in zip(self.cards, self.decl, self.bel, strict=True)]
 
     def result(
         self,
@@ -149,7 +158,6 @@ class _Work:
         reserve_to: int | tuple[int, ...] | None,
         reserve_out: int,
         rounding: str | None = None,
-        totals: list[int] | None = None,
     ) -> DealScore:
         """Pay the incoming reserve to ``reserve_to`` (a side, or split shares) and freeze."""
         rec = list(recorded)
@@ -169,7 +177,7 @@ class _Work:
             card_points=tuple(self.cards),
             decl_points=tuple(self.decl),
             belote_points=tuple(self.bel),
-            totals=tuple(self.totals() if totals is None else totals),
+            totals=tuple(self.tot),
             recorded=tuple(rec),
             reserve_paid=paid,
             reserve_paid_to=paid_to,
@@ -178,29 +186,33 @@ class _Work:
         )
 
 
+_COINCHE_VALUES = (*range(80, 161, 10), CAPOT_BID)
+
+
 def _validate(f: DealFacts) -> None:
     if f.variant not in VARIANTS:
         raise ValueError(f"unknown variant: {f.variant!r}")
     if f.denom not in DENOMS:
         raise ValueError(f"unknown denomination: {f.denom!r}")
     n = len(f.card_points)
-    allowed = (2, 3) if f.variant == BELA else (2,)
-    if n not in allowed:
+    if n != 2 and not (n == 3 and f.variant == BELA):
         raise ValueError(f"{f.variant}: {n} sides")
-    for name in ("tricks_won", "decl_points", "belote_points"):
-        if len(getattr(f, name)) != n:
-            raise ValueError(f"{name} must have one entry per side ({n})")
+    if not len(f.tricks_won) == len(f.decl_points) == len(f.belote_points) == n:
+        for name in ("tricks_won", "decl_points", "belote_points"):
+            if len(getattr(f, name)) != n:
+                raise ValueError(f"{name} must have one entry per side ({n})")
     if not 0 <= f.taker_side < n:
         raise ValueError(f"taker_side {f.taker_side} out of range")
     if sum(f.tricks_won) != f.total_tricks:
         raise ValueError(f"tricks_won {f.tricks_won} do not add up to {f.total_tricks}")
-    if f.multiplier not in (1, 2, 4):
-        raise ValueError(f"multiplier must be 1, 2 or 4, not {f.multiplier}")
-    if f.multiplier != 1 and f.variant not in (COINCHE, BULGARIAN):
-        raise ValueError(f"{f.variant} has no doubling")
-    if f.variant == COINCHE and f.bid_value not in (*range(80, 161, 10), CAPOT_BID):
+    if f.multiplier != 1:
+        if f.multiplier not in (2, 4):
+            raise ValueError(f"multiplier must be 1, 2 or 4, not {f.multiplier}")
+        if f.variant not in (COINCHE, BULGARIAN):
+            raise ValueError(f"{f.variant} has no doubling")
+    if f.variant == COINCHE and f.bid_value not in _COINCHE_VALUES:
         raise ValueError(f"coinche bid_value must be 80..160 or 250, not {f.bid_value!r}")
-    if f.tie_rule not in ("fall", "hang"):
+    if f.tie_rule != "fall" and f.tie_rule != "hang":
         raise ValueError(f"unknown tie_rule: {f.tie_rule!r}")
     if f.reserve < 0:
         raise ValueError("negative reserve")
@@ -211,7 +223,8 @@ def _validate(f: DealFacts) -> None:
 def score_deal(f: DealFacts) -> DealScore:
     """Score one played deal (thrown-in deals are never scored: the reserve just waits)."""
     _validate(f)
-    capot_side = next((s for s, t in enumerate(f.tricks_won) if t == f.total_tricks), None)
+    won = f.tricks_won
+    capot_side = won.index(f.total_tricks) if f.total_tricks in won else None
     cards = list(f.card_points)
     if f.variant == BULGARIAN and f.denom == "NT":
         cards = [2 * c for c in cards]  # §4.3: NT card points and last trick doubled
@@ -222,8 +235,8 @@ def score_deal(f: DealFacts) -> DealScore:
     decl = list(f.decl_points)
     if f.variant in (CLASSIC, COINCHE, BELA):
         # D-5: a side that won no trick loses its declarations (not transferred).
-        decl = [d if t > 0 else 0 for d, t in zip(decl, f.tricks_won, strict=True)]
-    w = _Work(f, capot_side, cards, decl, list(f.belote_points))
+        decl = [d if t > 0 else 0 for d, t in zip(decl, won, strict=True)]
+    w = _Work(f, capot_side, cards, decl)
     if f.variant == CLASSIC:
         return _score_classic(w)
     if f.variant == COINCHE:
@@ -239,7 +252,7 @@ def _score_classic(w: _Work) -> DealScore:
     """§2.6: made / failed ("dedans") / litige with the reserve of D-8."""
     t = w.f.taker_side
     d = 1 - t
-    tot = w.totals()
+    tot = w.tot
     rec = [0, 0]
     if tot[t] > tot[d]:
         rec[t], rec[d] = tot[t], tot[d]
@@ -264,7 +277,7 @@ def _score_coinche(w: _Work) -> DealScore:
     bid = f.bid_value
     assert bid is not None
     m = f.multiplier
-    tot = w.totals()
+    tot = w.tot
     if bid == CAPOT_BID:
         made = f.tricks_won[a] == f.total_tricks
     else:
@@ -292,7 +305,7 @@ def _score_bulgarian(w: _Work) -> DealScore:
     pi = f.taker_side
     oi = 1 - pi
     m = f.multiplier
-    tot = w.totals()
+    tot = w.tot
     p, o = tot[pi], tot[oi]
     whole = bg_round(p + o, c)
     split_p, split_o = bg_split(p, o, c)
@@ -332,7 +345,7 @@ def _score_bela(w: _Work) -> DealScore:
     """§5.1-§5.4 and §14 (bela hang): the caller must beat every opponent."""
     f = w.f
     caller = f.taker_side
-    tot = w.totals()
+    tot = w.tot
     n = w.n
     opponents = [s for s in range(n) if s != caller]
     best_opp = max(tot[s] for s in opponents)
@@ -360,7 +373,7 @@ def _score_duel(w: _Work) -> DealScore:
     """§6.4: made iff the taker has at least 82; a failed taker gives the defender 162."""
     t = w.f.taker_side
     d = 1 - t
-    tot = w.totals()
+    tot = w.tot
     rec = [0, 0]
     if tot[t] >= DUEL_MAKE:
         rec[t], rec[d] = tot[t], tot[d]  # a taker sweep is 252 / 0 here

@@ -61,9 +61,9 @@ class Trick(NamedTuple):
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The outcome of one deal: thrown in, or scored with a full breakdown."""
+class DealResult(NamedTuple):
+    """The outcome of one deal: thrown in, or scored with a full breakdown (a named tuple,
+    like ``Trick`` and ``DealScore``: built once per deal, cheaply)."""
 
     number: int
     dealer: int
@@ -188,6 +188,7 @@ class State:
     announced: tuple[tuple[Combo, ...], ...]
     belote_open: tuple[int, ...]  # per seat: suits (bitmask 1<<suit) whose first card was announced
     belote_seats: tuple[int, ...]  # seats that completed belote, one entry per pair
+    belote_cards: int  # the kings and queens that can make belote in the contract (0 before)
     actions: tuple[tuple[int, Action], ...]
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
     flags: PlayFlags | None  # the contract's play flags and card points, set with the contract

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..actions import PASS, Action, Bid, Pass
-from ..cards import PLAIN_POINTS, SA_POINTS, TA_POINTS, TRUMP_POINTS
+from ..cards import PLAIN_POINTS, RK, RQ, SA_POINTS, TA_POINTS, TRUMP_POINTS
 from ..errors import IllegalAction, InvalidAction
 from ..play import ALL_TRUMP, NO_TRUMP, PlayFlags
 from ..state import Auction, Contract, Event, Phase, State
@@ -61,6 +61,11 @@ def points_table(trump: int, scale: str = "french") -> tuple[int, ...]:
     return tuple(table)
 
 
+# _KINGS_QUEENS[suits]: the kings and queens of the suits of ``suits`` (bitmask 1 << suit).
+_KINGS_QUEENS = tuple(
+    sum(((1 << RK) | (1 << RQ)) << (8 * s) for s in range(4) if suits >> s & 1)
+    for suits in range(16)
+)
 _POINTS_FR = {t: points_table(t) for t in range(6)}
 _POINTS_BG = {t: points_table(t, "bulgarian") for t in range(6)}
 
@@ -86,6 +91,12 @@ class Rules(ABC):
         self.options = self.resolve_options(dict(options or {}))
         self.sides = 2 if players != 3 else 3
         self.side_of = tuple(s % 2 if players == 4 else s for s in range(players))
+        # Read by the state machine on every card: belote announced by the engine (else a
+        # ``Play(card, belote=True)`` is offered), and declarations made by hand (§1.2, §14).
+        self.auto_belote = bool(self.options.get("auto_belote", True))
+        self.manual_declarations = bool(self.options.get("declarations")) and not self.options.get(
+            "auto_declare", True
+        )
 
     # ----- options -------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -175,6 +186,7 @@ class Rules(ABC):
         state.contract = contract
         state.flags = self.flags(contract)
         state.table = self.points(contract)
+        state.belote_cards = _KINGS_QUEENS[self.belote_suits(contract)]
         state.bid_count = len(state.actions) + 1  # the deal's actions so far, this bid included
         events = [Event("contract", {"contract": contract_json(contract)})]
         return events + self.after_contract(state)
