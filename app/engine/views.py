@@ -50,21 +50,31 @@ def _common_view(
         options: dict[str, Any] = dict(rules.options)
         sides = list(rules.side_of)
         bids = _bids(state)
+        contract_view = contract_json(contract) if contract else None
         trick_list = [_trick_json(t) for t in tricks]
+        last_trick = _trick_json(tricks[-1]) if tricks else None
+        results = _results_json(state)
         declarations = _declarations(state)
         shown = _shown(state)
         belote = _belote(state)
     else:
         options, sides = pv["options"], pv["sides"]
         bids = pv["bids"] if _same_bids(prev, state) else _bids(state)
-        if tricks is prev.tricks:
-            trick_list = pv["tricks"]
-        elif len(tricks) == len(prev.tricks) + 1 and all(
-            a is b for a, b in zip(tricks, prev.tricks, strict=False)
-        ):
-            trick_list = [*pv["tricks"], _trick_json(tricks[-1])]
+        if contract is prev.contract:
+            contract_view = pv["contract"]
         else:
-            trick_list = [_trick_json(t) for t in tricks]
+            contract_view = contract_json(contract) if contract else None
+        if tricks is prev.tricks:
+            trick_list, last_trick = pv["tricks"], pv["last_trick"]
+        else:
+            if len(tricks) == len(prev.tricks) + 1 and all(
+                a is b for a, b in zip(tricks, prev.tricks, strict=False)
+            ):
+                trick_list = [*pv["tricks"], _trick_json(tricks[-1])]
+            else:
+                trick_list = [_trick_json(t) for t in tricks]
+            last_trick = _trick_json(tricks[-1]) if tricks else None
+        results = pv["results"] if state.results is prev.results else _results_json(state)
         same_announced = state.announced is prev.announced
         declarations = pv["declarations"] if same_announced else _declarations(state)
         shown = (
@@ -93,12 +103,12 @@ def _common_view(
         "to_act": current_player(state),
         "hand_counts": [h.bit_count() for h in state.hands],
         "bids": bids,
-        "contract": contract_json(contract) if contract else None,
+        "contract": contract_view,
         "upcard": format_card(state.upcard) if state.upcard >= 0 else None,
         "taken": _taken(state),
         "trick": [{"seat": s, "card": format_card(c)} for s, c in state.trick],
         "leader": state.leader,
-        "last_trick": _trick_json(tricks[-1]) if tricks else None,
+        "last_trick": last_trick,
         "tricks": trick_list,
         "tricks_played": len(tricks),
         "tricks_won": list(state.tricks_won),
@@ -108,7 +118,7 @@ def _common_view(
         "belote": belote,
         "scores": list(state.scores),
         "reserve": state.reserve,
-        "results": _results_json(state),
+        "results": results,
         "winner": state.winner,
     }
     if rules.variant == "bela":
@@ -177,20 +187,33 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     return view
 
 
-def seat_fields(state: State, seat: int) -> dict[str, Any]:
+def seat_fields(
+    state: State, seat: int, previous: tuple[State, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The fields a seat's view adds to the common one: ``seat``, its ``hand``, its ``legal``
     actions, and ``discard`` (always present, so that a seat view's fields are the same all
-    game long: the bela-3p taker's own discards, else None)."""
+    game long: the bela-3p taker's own discards, else None).
+
+    ``previous``: a state and this seat's fields in it; they are returned as they are when
+    nothing they are made of changed (the seat neither acts nor acted, same hand and discard).
+    """
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"no seat {seat}")
+    to_act = current_player(state)
+    if previous is not None:
+        prev, fields = previous
+        if (
+            to_act != seat
+            and current_player(prev) != seat
+            and state.hands[seat] == prev.hands[seat]
+            and state.discard == prev.discard
+            and state.contract is prev.contract
+        ):
+            return fields
     return {
         "seat": seat,
         "hand": format_mask(state.hands[seat]),
-        "legal": (
-            [action_to_json(a) for a in legal_actions(state)]
-            if current_player(state) == seat
-            else []
-        ),
+        "legal": ([action_to_json(a) for a in legal_actions(state)] if to_act == seat else []),
         "discard": (
             format_mask(state.discard)
             if state.discard and state.contract is not None and state.contract.taker == seat

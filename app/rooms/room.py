@@ -121,7 +121,13 @@ class Step(NamedTuple):
 
 
 def seats_key(seats: tuple[int, ...]) -> str:
-    return ",".join(map(str, seats))
+    key = _SEATS_KEYS.get(seats)
+    if key is None:
+        key = _SEATS_KEYS[seats] = ",".join(map(str, seats))
+    return key
+
+
+_SEATS_KEYS: dict[tuple[int, ...], str] = {}  # seats tuples are few: subsets of 0..3
 
 
 def changed_fields(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -465,7 +471,11 @@ class Room:
         before = self.state
         self.state = state
         wanted = {listener.seats for listener in self.listeners}
-        wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
+        held: dict[int, tuple[int, ...]] = {}  # identity -> seats (a local game: all of them)
+        for s in self.seats:
+            if s.identity_id is not None:
+                held[s.identity_id] = (*held.get(s.identity_id, ()), s.seat)
+        wanted.update(held.values())
         events_json = [(e.to, e.to_json()) for e in events]
         # Once per version: the shared fields' changes, and each seat's own fields' changes.
         # The previous state's views are cached on it (engine: ``_view``; room: ``_fields``).
@@ -476,11 +486,11 @@ class Room:
             common = changed_fields(spectator_view(before), spectator_view(state, before))
             old_fields = self._fields if self._fields_of is before else {}
             for seat in {seat for seats in wanted for seat in seats}:
-                new = fields[seat] = seat_fields(state, seat)
                 old = old_fields.get(seat)
                 if old is None:
                     old = seat_fields(before, seat)
-                own[seat] = changed_fields(old, new)
+                new = fields[seat] = seat_fields(state, seat, (before, old))
+                own[seat] = {} if new is old else changed_fields(old, new)
         self._fields, self._fields_of = fields, state
         texts = {
             seats_key(seats): self._update_text(

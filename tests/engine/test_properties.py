@@ -28,7 +28,7 @@ from app.engine import (
 )
 from app.engine.cards import FULL_DECK, cards_of, format_card
 from app.engine.record import dump, replay
-from app.engine.views import _common_view
+from app.engine.views import _common_view, seat_fields
 
 CONFIGS = [
     ("classic", 4, {}),
@@ -144,6 +144,9 @@ def check_incremental_view(before: State, state: State) -> None:
     the view made from scratch."""
     spectator_view(before)  # cached on ``before``, as a server has it
     assert spectator_view(state, previous=before) == _common_view(state)
+    for seat in range(state.rules.players):
+        previous = (before, seat_fields(before, seat))
+        assert seat_fields(state, seat, previous) == seat_fields(state, seat)
 
 
 def check_deal_end(state: State, previous_scores: tuple[int, ...]) -> None:
