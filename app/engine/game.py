@@ -94,12 +94,37 @@ def start_deal(
 
 def _deck(rng: random.Random, deck: list[int] | tuple[int, ...] | None) -> tuple[int, ...]:
     if deck is None:
-        cards = list(range(32))
-        rng.shuffle(cards)
-        return tuple(cards)
+        return _shuffled_deck(rng)
     if sorted(deck) != list(range(32)):
         raise InvalidAction("a deck must hold each of the 32 cards exactly once")
     return tuple(deck)
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(33))
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _shuffled_deck(rng: random.Random) -> tuple[int, ...]:
+    """``rng.shuffle(list(range(32)))``: the same deck from the same random numbers.
+
+    For ``random.Random`` and ``SystemRandom`` the standard shuffle (Fisher-Yates, each index
+    drawn with ``getrandbits`` and rejection) is written out here, without its Python-level
+    ``_randbelow`` call per card: half the time.  ``tests/engine/test_dealing.py`` checks
+    that it gives the standard shuffle's decks; any other generator shuffles as it does.
+    """
+    cards = list(range(32))
+    cls = type(rng)
+    if cls.shuffle is not random.Random.shuffle or getattr(cls, "_randbelow", 0) is not _RANDBELOW:
+        rng.shuffle(cards)
+        return tuple(cards)
+    getrandbits = rng.getrandbits
+    for i in range(31, 0, -1):
+        k = _BIT_LENGTH[i + 1]  # an index in 0..i: k random bits, drawn again if above i
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
 
 
 def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]:
@@ -132,6 +157,7 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.belote_open = (0,) * n
     state.belote_seats = ()
     state.belote_cards = 0
+    state.decl_sides = (None, None)
     state.actions = ()
     state.bid_count = 0
     state.flags = None
@@ -418,8 +444,9 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
         events = _belote(state, seat, card, flagged)
     else:
         events = []
-    hands = state.hands
-    state.hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]
+    hands = [*state.hands]
+    hands[seat] &= ~(1 << card)
+    state.hands = tuple(hands)
     trick = state.trick
     if not trick:
         state.best = 0
@@ -510,10 +537,12 @@ def _finish_trick(state: State) -> list[Event]:
         points += 10
     trick = Trick(state.leader, plays, winner, points)
     state.tricks = state.tricks + (trick,)
-    p = state.points
-    state.points = p[:winner] + (p[winner] + points,) + p[winner + 1 :]
-    w = state.tricks_won
-    state.tricks_won = w[:winner] + (w[winner] + 1,) + w[winner + 1 :]
+    seat_points = [*state.points]
+    seat_points[winner] += points
+    state.points = tuple(seat_points)
+    won = [*state.tricks_won]
+    won[winner] += 1
+    state.tricks_won = tuple(won)
     state.trick = ()
     state.leader = state.to_act = winner
     events = [Event("trick_won", {"seat": winner, "points": points, "number": number})]
@@ -521,7 +550,8 @@ def _finish_trick(state: State) -> list[Event]:
         from .variants.duel import reveal_after_trick
 
         events += reveal_after_trick(state, trick)
-    if number == 1:
+    if number == 1 and any(state.announced):  # declarations are all made in trick 1
+        state.decl_sides = _declaration_winners(state)
         events += _show_declarations_after_trick_one(state)
     if last:
         events += _score(state)
@@ -541,9 +571,9 @@ def _declaration_winners(state: State) -> tuple[int | None, int | None]:
 
 
 def _show_declarations_after_trick_one(state: State) -> list[Event]:
-    if state.rules.comparison == "bulgarian" or not any(state.announced):
+    if state.rules.comparison == "bulgarian":
         return []
-    side, _ = _declaration_winners(state)
+    side = state.decl_sides[0]  # one side under the unified comparison
     if side is None:
         return []
     shown = [
@@ -572,7 +602,7 @@ def _score(state: State) -> list[Event]:
     decl_points = [0] * sides
     announced = state.announced
     if any(announced):
-        seq_side, carre_side = _declaration_winners(state)
+        seq_side, carre_side = state.decl_sides  # found at the end of trick 1
         for seat, combos in enumerate(announced):
             side = side_of[seat]
             for combo in combos:
@@ -709,4 +739,7 @@ def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
 
 
 def _set(tup: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return tup[:i] + (v,) + tup[i + 1 :]
+    """``tup`` with item ``i`` replaced by ``v``."""
+    new = [*tup]
+    new[i] = v
+    return tuple(new)

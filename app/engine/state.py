@@ -28,9 +28,9 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"
 
 
-@dataclass(frozen=True, slots=True)
-class Auction:
-    """Bidding progress; each variant reads only the fields it needs."""
+class Auction(NamedTuple):
+    """Bidding progress; each variant reads only the fields it needs (a named tuple: one is
+    made per bid)."""
 
     best_seat: int = -1
     best_denom: str | None = None
@@ -80,8 +80,7 @@ class DealResult(NamedTuple):
     winner_side: int | None = None  # duel: the winner of the game; else the side that won
 
 
-@dataclass(frozen=True, slots=True)
-class DealLog:
+class DealLog(NamedTuple):
     """The record of one deal (RULES.md §12): dealer, deck order and actions."""
 
     dealer: int
@@ -189,6 +188,7 @@ class State:
     belote_open: tuple[int, ...]  # per seat: suits (bitmask 1<<suit) whose first card was announced
     belote_seats: tuple[int, ...]  # seats that completed belote, one entry per pair
     belote_cards: int  # the kings and queens that can make belote in the contract (0 before)
+    decl_sides: tuple[int | None, int | None]  # after trick 1: sides scoring sequences, carrés
     actions: tuple[tuple[int, Action], ...]
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
     flags: PlayFlags | None  # the contract's play flags and card points, set with the contract

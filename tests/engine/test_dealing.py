@@ -101,3 +101,23 @@ def test_duel_piles():
     assert hand_strs(state.hands[non_dealer]) == {format_card(c) for c in deck[16:24]}
     assert hand_strs(state.hands[dealer]) == {format_card(c) for c in deck[24:32]}
     assert state.upcard == deck[31]  # the proposal: the dealer's last face-up card
+
+
+class _OwnShuffle(random.Random):
+    """A generator with its own shuffle: the engine must use it as it is."""
+
+    def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+def test_new_match_deals_the_standard_shuffle_of_its_generator() -> None:
+    # game._shuffled_deck writes random.Random.shuffle out for speed: same decks, same draws
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = new_match("classic", rng=rng, first_dealer=0)
+        assert list(state.deck) == shuffled(seed)
+        after = random.Random(seed)
+        after.shuffle(list(range(32)))
+        assert rng.getstate() == after.getstate()  # the same random numbers were drawn
+    assert new_match("classic", rng=random.SystemRandom()).deck != tuple(range(32))
+    assert new_match("classic", rng=_OwnShuffle(1), first_dealer=0).deck == tuple(range(31, -1, -1))

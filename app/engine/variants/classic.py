@@ -11,6 +11,11 @@ from ..state import Contract, Event, Phase, State
 from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_round
 from .ladder import apply_ladder, ladder_actions
 
+# The turn-up bids (actions are immutable, so they are made once): the turn-up's suit in the
+# first round, the three others in the second.
+_BIDS = {suit: Bid(suit) for suit in SUIT_NAMES}
+_OTHER_BIDS = {up: tuple(_BIDS[s] for s in SUIT_NAMES if s != up) for up in SUIT_NAMES}
+
 
 class ClassicRules(Rules):
     variant = "classic"
@@ -59,8 +64,8 @@ class ClassicRules(Rules):
             return ladder_actions(state, self.ladder, doubles=False)
         up = SUIT_NAMES[state.upcard >> 3]
         if state.auction.stage == 0:
-            return [PASS, Bid(up)]
-        return [PASS, *(Bid(s) for s in SUIT_NAMES if s != up)]
+            return [PASS, _BIDS[up]]
+        return [PASS, *_OTHER_BIDS[up]]
 
     def apply_bid(self, state: State, seat: int, action: Action) -> list[Event]:
         if self.free:
