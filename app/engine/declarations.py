@@ -169,12 +169,6 @@ def auto_declaration(hand: int) -> tuple[Combo, ...]:
     combination adds points.  A final tie (never met with 8-10 cards) falls to the
     lexicographically greatest list of keys, so the choice is deterministic.
     """
-
-    def rank(option: tuple[Combo, ...]) -> tuple[int, ComboKey, int, tuple[ComboKey, ...]]:
-        keys = tuple(sorted((c.key() for c in option), reverse=True))
-        best = keys[0] if keys else (-1, -1, -1, -1)
-        return (total_points(option), best, int(any(c.is_carre for c in option)), keys)
-
     if not _MAY_DECLARE_RANKS & hand & (hand >> 8) & (hand >> 16) & (hand >> 24):
         # no carré (the usual case): no choice to make, every run is declared
         if not (
@@ -185,7 +179,14 @@ def auto_declaration(hand: int) -> tuple[Combo, ...]:
         ):
             return ()
         return tuple(runs_in(hand))
-    return max(declarable_sets(hand), key=rank)
+    return max(declarable_sets(hand), key=_choice_rank)
+
+
+def _choice_rank(option: tuple[Combo, ...]) -> tuple[int, ComboKey, int, tuple[ComboKey, ...]]:
+    """How auto_declaration ranks a possible declaration (the greatest is chosen)."""
+    keys = tuple(sorted((c.key() for c in option), reverse=True))
+    best = keys[0] if keys else (-1, -1, -1, -1)
+    return (total_points(option), best, int(any(c.is_carre for c in option)), keys)
 
 
 # Bits (by rank) of the ranks that make a carré, and whether a suit's byte holds a run of 3.

@@ -158,6 +158,7 @@ def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]
     state.belote_seats = ()
     state.belote_cards = 0
     state.decl_sides = (None, None)
+    state._legal = None
     state.actions = ()
     state.bid_count = 0
     state.flags = None
@@ -190,9 +191,7 @@ def legal_actions(state: State) -> list[Action]:
         rules = state.rules
         # the usual case: no belote flag to offer, no declaration to choose
         if rules.auto_belote and (state.tricks or not rules.manual_declarations):
-            mask = state.__dict__.get("_legal")
-            if mask is None:
-                mask = legal_play_mask(state)
+            mask = legal_play_mask(state)
             return [
                 *_BYTE_PLAYS[0][mask & 255],
                 *_BYTE_PLAYS[1][(mask >> 8) & 255],
@@ -222,15 +221,14 @@ def _partner_master(state: State, seat: int) -> bool:
 
 def legal_play_mask(state: State) -> int:
     """The cards the seat to act may play (cached on the state, which never changes)."""
-    d = state.__dict__
-    cached: int | None = d.get("_legal")
+    cached = state._legal
     if cached is not None:
         return cached
     seat = state.to_act
     trick = state.trick
     hand = state.hands[seat]
     if not trick:  # the leader plays any card
-        d["_legal"] = hand
+        state._legal = hand
         return hand
     contract = state.contract
     assert contract is not None and state.flags is not None
@@ -239,7 +237,7 @@ def legal_play_mask(state: State) -> int:
     # "partner is master" only matters to a player void in the led suit
     partner = state.rules.players == 4 and winner == (seat + 2) % 4
     mask = legal_mask_top(hand, led, top, contract.trump, partner, state.flags)
-    d["_legal"] = mask
+    state._legal = mask
     return mask
 
 
@@ -313,9 +311,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     if phase is _PLAY:
         if seat is not None and seat != actor:
             raise IllegalAction(f"not your turn: seat {actor} is to act")
-        allowed = state.__dict__.get("_legal")  # cached on the unchanged state
-        if allowed is None:
-            allowed = legal_play_mask(state)
+        allowed = legal_play_mask(state)  # usually cached by legal_actions
         new = state.copy()
         if (
             type(action) is Play
@@ -523,8 +519,6 @@ def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
 
 def _finish_trick(state: State) -> list[Event]:
     rules = state.rules
-    contract = state.contract
-    assert contract is not None
     plays = state.trick
     winner = plays[state.best][0]
     table = state.table

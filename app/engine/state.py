@@ -193,13 +193,14 @@ class State:
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
     flags: PlayFlags | None  # the contract's play flags and card points, set with the contract
     table: tuple[int, ...]
+    _legal: int | None  # cache: the cards the seat to act may play (game.legal_play_mask)
 
     def copy(self) -> State:
         """A copy to change (``apply`` never changes the state it is given)."""
         new = object.__new__(State)
         d = self.__dict__.copy()
-        if len(d) > _FIELDS:  # caches (legal_play_mask, the common view): one state only
-            d.pop("_legal", None)
+        d["_legal"] = None  # the legal cards are this state's own
+        if len(d) > _FIELDS:  # caches of views.py: the common view is one state's only
             d.pop("_view", None)  # "_results" stays: it names the results tuple it was made of
         new.__dict__ = d
         return new

@@ -30,7 +30,10 @@ def get_rules(
     cls = VARIANTS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise InvalidAction(f"unknown variant: {variant!r}; one of {', '.join(VARIANTS)}")
-    key: Any = (name, players, tuple(sorted((options or {}).items(), key=lambda kv: kv[0])))
+    if not options:
+        key: Any = (name, players, ())
+    else:
+        key = (name, players, tuple(sorted(options.items(), key=lambda kv: kv[0])))
     try:
         cached = _CACHE.get(key)
     except TypeError:  # an unhashable option value: validation will refuse it

@@ -47,6 +47,12 @@ def packet_round(
     return start
 
 
+def packet_seats(order: list[int], packets: tuple[int, ...]) -> tuple[int, ...]:
+    """The seat receiving each card of the deck when every seat of ``order`` gets a packet of
+    each size in turn (the dealing map of ``packet_round`` as a table, made once)."""
+    return tuple(seat for k in packets for seat in order for _ in range(k))
+
+
 def points_table(trump: int, scale: str = "french") -> tuple[int, ...]:
     """Card points per card for a contract (§0.3). ``scale`` "bulgarian" keeps STD tables."""
     table = []

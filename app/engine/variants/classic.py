@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..actions import PASS, Action, Bid, Pass
 from ..cards import format_card, format_mask
 from ..errors import IllegalAction
 from ..state import Contract, Event, Phase, State
-from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_round
+from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_seats
 from .ladder import apply_ladder, ladder_actions
+
+
+def _eldest_first(dealer: int) -> list[int]:
+    return [(dealer + i) % 4 for i in range(1, 5)]
+
 
 # The turn-up bids (actions are immutable, so they are made once): the turn-up's suit in the
 # first round, the three others in the second.
 _BIDS = {suit: Bid(suit) for suit in SUIT_NAMES}
 _OTHER_BIDS = {up: tuple(_BIDS[s] for s in SUIT_NAMES if s != up) for up in SUIT_NAMES}
+
+
+# Who receives each card of the deck, per dealer (§2.2): packets of 3 then 2 from eldest (the
+# 21st card is the turn-up), or 3-2-3 in the free mode; after the bidding, the 11 cards of the
+# stock go 3 to each seat from eldest and 2 to the taker (_REST_SEATS[dealer][taker]).
+_TURN_UP_SEATS = tuple(packet_seats(_eldest_first(dealer), (3, 2)) for dealer in range(4))
+_FREE_SEATS = tuple(packet_seats(_eldest_first(dealer), (3, 2, 3)) for dealer in range(4))
+_REST_SEATS = tuple(
+    tuple(
+        tuple(seat for seat in _eldest_first(dealer) for _ in range(2 if seat == taker else 3))
+        for taker in range(4)
+    )
+    for dealer in range(4)
+)
 
 
 class ClassicRules(Rules):
@@ -37,9 +57,9 @@ class ClassicRules(Rules):
             raise InvalidAction('bidding_mode must be "turn_up" or "free"')
         return options
 
-    @property
-    def free(self) -> bool:
-        return bool(self.options["bidding_mode"] == "free")
+    def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
+        super().__init__(players, options)
+        self.free = self.options["bidding_mode"] == "free"  # the SA/TA ladder, no turn-up
 
     @property
     def ladder(self) -> tuple[str, ...]:
@@ -47,14 +67,12 @@ class ClassicRules(Rules):
 
     def deal(self, state: State) -> list[Event]:
         hands = [0] * 4
-        order = self.order_from(self.eldest(state.dealer))
-        i = packet_round(state.deck, 0, 3, order, hands)
-        i = packet_round(state.deck, i, 2, order, hands)
-        if self.free:
-            packet_round(state.deck, i, 3, order, hands)
-            state.hands = tuple(hands)
-            return []
+        seats = (_FREE_SEATS if self.free else _TURN_UP_SEATS)[state.dealer]
+        for seat, card in zip(seats, state.deck, strict=False):
+            hands[seat] |= 1 << card
         state.hands = tuple(hands)
+        if self.free:
+            return []
         state.upcard = state.deck[20]
         state.stock = state.deck[21:]
         return [Event("turn_up", {"card": format_card(state.upcard)})]
@@ -99,15 +117,11 @@ class ClassicRules(Rules):
         if not self.free:
             assert state.contract is not None
             taker = state.contract.taker
-            hands = list(state.hands)
+            hands = [*state.hands]
             hands[taker] |= 1 << state.upcard
             events.append(Event("upcard_taken", {"seat": taker, "card": format_card(state.upcard)}))
-            i = 0
-            for seat in self.order_from(self.eldest(state.dealer)):
-                k = 2 if seat == taker else 3
-                for c in state.stock[i : i + k]:
-                    hands[seat] |= 1 << c
-                i += k
+            for seat, card in zip(_REST_SEATS[state.dealer][taker], state.stock, strict=True):
+                hands[seat] |= 1 << card
             state.hands = tuple(hands)
             state.stock = ()
             state.taken = state.upcard  # everyone saw it go to the taker
