@@ -34,6 +34,7 @@ from .variants.base import Rules
 
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 _PLAY = Phase.PLAY
+_ENDS = (Phase.DEAL_OVER, Phase.MATCH_OVER)
 CARD_NAMES = tuple(format_card(c) for c in range(32))
 # Events are immutable, so the 4 x 32 possible "card_played" events are made once.
 _CARD_PLAYED = tuple(
@@ -77,6 +78,9 @@ def new_match(
     state.first_dealer = first_dealer
     state.winner = None
     _begin_deal(state, first_dealer, _deck(rng, deck))
+    # Set one attribute at a time, the state's dict has a table sized for growth (1.5 KiB for
+    # 40 fields); every later state copies it (State.copy), so it is made compact once (0.8 KiB).
+    state.__dict__ = dict(state.__dict__)
     return state
 
 
@@ -311,7 +315,9 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     if phase is _PLAY:
         if seat is not None and seat != actor:
             raise IllegalAction(f"not your turn: seat {actor} is to act")
-        allowed = legal_play_mask(state)  # usually cached by legal_actions
+        allowed = state._legal  # usually cached by legal_actions
+        if allowed is None:
+            allowed = legal_play_mask(state)
         new = state.copy()
         if (
             type(action) is Play
@@ -353,7 +359,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         new = state.copy()
         events = _apply_discard(new, actor, action)
     new.actions = state.actions + ((actor, action),)
-    if new.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):  # the deal just ended
+    if new.phase in _ENDS:  # the deal just ended
         new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
     return new, events
 

@@ -103,6 +103,11 @@ class Rules(ABC):
         self.manual_declarations = bool(self.options.get("declarations")) and not self.options.get(
             "auto_declare", True
         )
+        self._play_flags = PlayFlags(
+            overtake_plain=self.overtake_plain,
+            partner_exception=self.partner_exception and self.players == 4,
+            must_undertrump=bool(self.options.get("undertrump_required", True)),
+        )
 
     # ----- options -------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -167,11 +172,7 @@ class Rules(ABC):
 
     # ----- play ----------------------------------------------------------------
     def flags(self, contract: Contract) -> PlayFlags:
-        return PlayFlags(
-            overtake_plain=self.overtake_plain,
-            partner_exception=self.partner_exception and self.players == 4,
-            must_undertrump=bool(self.options.get("undertrump_required", True)),
-        )
+        return self._play_flags  # the same for every contract here (immutable, made once)
 
     def points(self, contract: Contract) -> tuple[int, ...]:
         return (_POINTS_BG if self.bulgarian_points else _POINTS_FR)[contract.trump]
