@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -114,7 +113,7 @@ class CommitQueue:
         self._closing = False
         self._sqlite = engine.dialect.name == "sqlite"
         self._sync_engine: Engine | None = None
-        self._thread: _Thread | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._session: AsyncSession | None = None
         self._connection: AsyncConnection | None = None
         self.stats = WriterStats()
@@ -126,7 +125,7 @@ class CommitQueue:
             url = self._engine.url.set(drivername="sqlite")
             self._sync_engine = create_engine(url)
             event.listen(self._sync_engine, "connect", _set_sqlite_pragmas)
-            self._thread = _Thread(asyncio.get_running_loop())
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="atout-writer")
         self._task = asyncio.create_task(self._run(), name="atout-writer")
 
     async def submit(self, work: Callable[[Session], T]) -> T:
@@ -152,7 +151,7 @@ class CommitQueue:
         self._task = None
         await self._reset()
         if self._thread is not None:
-            await asyncio.to_thread(self._thread.stop)
+            self._thread.shutdown(wait=True)
             self._thread = None
         if self._sync_engine is not None:
             self._sync_engine.dispose()
@@ -216,8 +215,8 @@ class CommitQueue:
 
     async def _transaction(self, works: list[Work]) -> list[Any]:
         if self._sqlite:
-            assert self._thread is not None
-            return await self._thread.run(self._sync_transaction, works)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, self._sync_transaction, works)
         session = await self._open()
         try:
             async with session.begin():
@@ -254,50 +253,6 @@ class CommitQueue:
                     await closeable.close()
                 except Exception:
                     log.warning("writer connection did not close cleanly", exc_info=True)
-
-
-class _Thread:
-    """The SQLite writer's own thread: one call at a time, its result handed back to the
-    event loop. (Lighter than a ``ThreadPoolExecutor``: its ``submit`` showed up in profiles of
-    the loaded server with several percent of the main thread.)"""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._calls: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._serve, name="atout-writer", daemon=True)
-        self._thread.start()
-
-    def run(self, fn: Callable[[Any], T], arg: Any) -> asyncio.Future[T]:
-        future: asyncio.Future[T] = self._loop.create_future()
-        self._calls.put((fn, arg, future))
-        return future
-
-    def stop(self) -> None:
-        """Finish the calls queued, then end the thread (blocks: call it off the loop)."""
-        self._calls.put(None)
-        self._thread.join()
-
-    def _serve(self) -> None:
-        while (call := self._calls.get()) is not None:
-            fn, arg, future = call
-            result, error = None, None
-            try:
-                result = fn(arg)
-            except BaseException as exc:  # handed to the awaiting coroutine
-                error = exc
-            try:
-                self._loop.call_soon_threadsafe(_resolve, future, result, error)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                return
-
-
-def _resolve(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
-    if future.done():  # the awaiting coroutine was cancelled
-        return
-    if exc is not None:
-        future.set_exception(exc)
-    else:
-        future.set_result(result)
 
 
 def _settle(item: _Item, result: Any) -> None:
