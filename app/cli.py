@@ -31,7 +31,12 @@ from app import __version__
 SubParsers = Any  # argparse._SubParsersAction, which is private
 Register = Callable[[SubParsers], None]
 
-PLUGIN_MODULES: tuple[str, ...] = ("app.engine.cli", "app.bots.cli", "app.web.loadbench")
+PLUGIN_MODULES: tuple[str, ...] = (
+    "app.engine.cli",
+    "app.bots.cli",
+    "app.web.loadbench",
+    "app.rooms.bench",
+)
 
 
 def _error(message: str) -> int:

@@ -1,3 +1,4 @@
+import json
 import os
 import subprocess
 import sys
@@ -104,3 +105,23 @@ def test_a_reader_that_goes_away_gets_no_traceback() -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert first.startswith(b"classic") and "Traceback" not in err, err
+
+
+def test_bench_publish_reports_the_cost_of_sending_a_version(capsys) -> None:
+    assert cli.main(["bench", "publish", "--versions", "60", "--rounds", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["variant"] == "classic" and result["players"] == 4
+    assert result["versions"] == 60 and result["rounds"] == 2
+    assert result["us_per_version_best"] > 0 and result["bytes_per_version"] > 0
+    assert (
+        cli.main(["bench", "publish", "--variant", "bela", "--players", "3", "--versions", "60"])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["players"] == 3
+
+
+def test_bench_publish_refuses_an_unknown_variant_in_one_line(capsys) -> None:
+    assert cli.main(["bench", "publish", "--variant", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("atout: unknown variant") and len(err.strip().splitlines()) == 1
