@@ -28,7 +28,16 @@ from .cards import RK, RQ, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
 from .play import BEATS, explain_illegal, legal_mask_top
 from .scoring import DealFacts, match_winner, score_deal
-from .state import Auction, DealLog, DealResult, Event, LazyEvent, Phase, State, Trick
+from .state import (
+    DealLog,
+    DealResult,
+    Event,
+    LazyEvent,
+    Phase,
+    State,
+    Trick,
+    hand_event,
+)
 from .variants import get_rules
 from .variants.base import Rules
 
@@ -41,11 +50,13 @@ _CARD_PLAYED = tuple(
     tuple(Event("card_played", {"seat": seat, "card": CARD_NAMES[c]}) for c in range(32))
     for seat in range(4)
 )
-# The Play actions of each suit's byte of a hand mask: _BYTE_PLAYS[suit][byte].
+# The Play actions of each suit's byte of a hand mask: _BYTE_PLAYS[suit][byte] (one global
+# per suit for the hot path of legal_actions).
 _BYTE_PLAYS = tuple(
     tuple(tuple(PLAYS[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256))
     for s in range(4)
 )
+_C_PLAYS, _D_PLAYS, _H_PLAYS, _S_PLAYS = _BYTE_PLAYS
 
 
 def new_match(
@@ -69,18 +80,20 @@ def new_match(
         first_dealer = rng.randrange(rules.players)
     elif not 0 <= first_dealer < rules.players:
         raise InvalidAction(f"first dealer must be a seat 0..{rules.players - 1}")
+    # The state's dict is built in two updates (here, then _begin_deal's), each sized at
+    # once: it stays compact (set one attribute at a time, it would have a table twice the
+    # size, and every later state copies it: State.copy).
     state = object.__new__(State)
-    state.rules = rules
-    state.scores = (0,) * rules.sides
-    state.reserve = 0
-    state.results = ()
-    state.logs = ()
-    state.first_dealer = first_dealer
-    state.winner = None
+    state.__dict__ = {
+        "rules": rules,
+        "scores": (0,) * rules.sides,
+        "reserve": 0,
+        "results": (),
+        "logs": (),
+        "first_dealer": first_dealer,
+        "winner": None,
+    }
     _begin_deal(state, first_dealer, _deck(rng, deck))
-    # Set one attribute at a time, the state's dict has a table sized for growth (1.5 KiB for
-    # 40 fields); every later state copies it (State.copy), so it is made compact once (0.8 KiB).
-    state.__dict__ = dict(state.__dict__)
     return state
 
 
@@ -134,43 +147,17 @@ def _shuffled_deck(rng: random.Random) -> tuple[int, ...]:
 def _begin_deal(state: State, dealer: int, deck: tuple[int, ...]) -> list[Event]:
     rules = state.rules
     n = rules.players
-    state.phase = Phase.BIDDING
+    # Every deal-level field at once from the rules' template (Rules.deal_fields), then the
+    # few that depend on the dealer.
+    state.__dict__.update(rules.deal_fields)
     state.dealer = dealer
     state.deck = deck
-    state.hands = (0,) * n
-    state.piles = ()
-    state.talons = (0,) * n
-    state.middle = 0
-    state.stock = ()
-    state.upcard = -1
-    state.taken = -1
-    state.out_of_play = 0
-    state.to_act = rules.eldest(dealer)
-    state.auction = Auction()
-    state.contract = None
-    state.trick = ()
-    state.best = 0
-    state.leader = rules.eldest(dealer)
-    state.tricks = ()
-    state.points = (0,) * n
-    state.tricks_won = (0,) * n
-    state.discard = 0
-    state.exchanged = -1
-    state.declared = (False,) * n
-    state.announced = ((),) * n
-    state.belote_open = (0,) * n
-    state.belote_seats = ()
-    state.belote_cards = 0
-    state.decl_sides = (None, None)
-    state._legal = None
-    state.actions = ()
-    state.bid_count = 0
-    state.flags = None
-    state.table = ()
+    state.to_act = state.leader = rules.eldest(dealer)
     events = [Event("deal_started", {"number": len(state.results), "dealer": dealer})]
     events += rules.deal(state)
+    hands = state.hands
     for seat in range(n):
-        events.append(Event("hand", {"cards": format_mask(state.hands[seat])}, to=seat))
+        events.append(hand_event(seat, hands[seat]))
     return events
 
 
@@ -197,10 +184,10 @@ def legal_actions(state: State) -> list[Action]:
         if rules.auto_belote and (state.tricks or not rules.manual_declarations):
             mask = legal_play_mask(state)
             return [
-                *_BYTE_PLAYS[0][mask & 255],
-                *_BYTE_PLAYS[1][(mask >> 8) & 255],
-                *_BYTE_PLAYS[2][(mask >> 16) & 255],
-                *_BYTE_PLAYS[3][mask >> 24],
+                *_C_PLAYS[mask & 255],
+                *_D_PLAYS[(mask >> 8) & 255],
+                *_H_PLAYS[(mask >> 16) & 255],
+                *_S_PLAYS[mask >> 24],
             ]
         return _legal_plays(state)
     if phase is Phase.BIDDING:
@@ -444,8 +431,9 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
     """Play a held, legal ``card``: belote, the trick, and the trick's end."""
     if flagged or (state.belote_cards >> card) & 1:  # K or Q of a suit that makes belote
         events = _belote(state, seat, card, flagged)
+        events.append(_CARD_PLAYED[seat][card])
     else:
-        events = []
+        events = [_CARD_PLAYED[seat][card]]
     hands = [*state.hands]
     hands[seat] &= ~(1 << card)
     state.hands = tuple(hands)
@@ -455,7 +443,6 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
     elif BEATS[state.contract.trump][trick[state.best][1] * 32 + card]:  # type: ignore[union-attr]
         state.best = len(trick)
     trick = state.trick = trick + ((seat, card),)
-    events.append(_CARD_PLAYED[seat][card])
     n = state.rules.players
     if len(trick) < n:
         state.to_act = (seat + 1) % n
@@ -612,19 +599,22 @@ def _score(state: State) -> list[Event]:
     for seat in state.belote_seats:
         belote[side_of[seat]] += 20
     taker_side = side_of[contract.taker]
+    tricks_won = tuple(tricks)
+    # DealFacts and DealResult take their fields by position here: named tuples built with
+    # keywords cost twice as much (each field's name is on its line).
     facts = DealFacts(
-        variant=rules.variant,
-        taker_side=taker_side,
-        denom=contract.denom,
-        bid_value=contract.value,
-        multiplier=contract.multiplier,
-        card_points=tuple(card_points),
-        tricks_won=tuple(tricks),
-        total_tricks=rules.total_tricks,
-        decl_points=tuple(decl_points),
-        belote_points=tuple(belote),
-        reserve=state.reserve,
-        tie_rule=rules.options.get("tie_rule", "fall"),
+        rules.variant,  # variant
+        taker_side,  # taker_side
+        contract.denom,  # denom
+        contract.value,  # bid_value
+        contract.multiplier,  # multiplier
+        tuple(card_points),  # card_points
+        tricks_won,  # tricks_won
+        rules.total_tricks,  # total_tricks
+        tuple(decl_points),  # decl_points
+        tuple(belote),  # belote_points
+        state.reserve,  # reserve
+        rules.options.get("tie_rule", "fall"),  # tie_rule
     )
     score = score_deal(facts)
     last_side = side_of[state.tricks[-1].winner]
@@ -638,19 +628,19 @@ def _score(state: State) -> list[Event]:
     state.scores = scores
     state.reserve = score.reserve
     result = DealResult(
-        number=len(state.results),
-        dealer=state.dealer,
-        thrown_in=False,
-        contract=contract,
-        taker_side=taker_side,
-        score=score,
-        tricks_won=tuple(tricks),
-        last_trick_side=last_side,
-        declarations=state.announced,
-        decl_awarded=score.decl_points,
-        belote_seats=state.belote_seats,
-        totals_after=scores,
-        winner_side=game_winner,
+        len(state.results),  # number
+        state.dealer,  # dealer
+        False,  # thrown_in
+        contract,  # contract
+        taker_side,  # taker_side
+        score,  # score
+        tricks_won,  # tricks_won
+        last_side,  # last_trick_side
+        state.announced,  # declarations
+        score.decl_points,  # decl_awarded
+        state.belote_seats,  # belote_seats
+        scores,  # totals_after
+        game_winner,  # winner_side
     )
     state.results = state.results + (result,)
     events: list[Event] = [LazyEvent("deal_scored", lambda: {"result": result_json(result, rules)})]

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .cards import format_mask
+
 if TYPE_CHECKING:
     from .actions import Action
     from .declarations import Combo
@@ -147,6 +149,12 @@ class LazyEvent(Event):
     def data(self, value: dict[str, Any]) -> None:
         self._make = None
         self._data = value
+
+
+def hand_event(seat: int, hand: int) -> Event:
+    """The ``hand`` event of ``seat`` (its cards' names, to it alone), built when read: most
+    callers of ``apply`` (bots, playouts, the benchmark) never read it."""
+    return LazyEvent("hand", lambda: {"cards": format_mask(hand)}, seat)
 
 
 class State:
