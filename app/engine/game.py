@@ -306,16 +306,12 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         if allowed is None:
             allowed = legal_play_mask(state)
         new = state.copy()
-        if (
-            type(action) is Play
-            and not action.belote
-            and 0 <= action.card
-            and (allowed >> action.card) & 1
-        ):  # the common case: a held, legal card
+        card = action.card if type(action) is Play and not action.belote else -1
+        if card >= 0 and (allowed >> card) & 1:  # the common case: a held, legal card
             if state.tricks or state.declared[actor]:
-                events = _play_card(new, actor, action.card, False)
+                events = _play_card(new, actor, card, False)
             else:  # the seat's first card, with its automatic declaration if any
-                events = _first_card(new, actor, action.card)
+                events = _first_card(new, actor, card)
         elif not isinstance(action, ACTION_TYPES):
             raise InvalidAction("not an action")
         else:

@@ -190,33 +190,36 @@ _COINCHE_VALUES = (*range(80, 161, 10), CAPOT_BID)
 
 
 def _validate(f: DealFacts) -> None:
-    if f.variant not in VARIANTS:
-        raise ValueError(f"unknown variant: {f.variant!r}")
-    if f.denom not in DENOMS:
-        raise ValueError(f"unknown denomination: {f.denom!r}")
-    n = len(f.card_points)
-    if n != 2 and not (n == 3 and f.variant == BELA):
-        raise ValueError(f"{f.variant}: {n} sides")
-    if not len(f.tricks_won) == len(f.decl_points) == len(f.belote_points) == n:
+    # the fields as locals, read once (the bots' scorer and every deal's end come here)
+    (variant, taker_side, denom, bid_value, multiplier, card_points, tricks_won, total_tricks,
+     decl_points, belote_points, reserve, tie_rule) = f  # fmt: skip
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant: {variant!r}")
+    if denom not in DENOMS:
+        raise ValueError(f"unknown denomination: {denom!r}")
+    n = len(card_points)
+    if n != 2 and not (n == 3 and variant == BELA):
+        raise ValueError(f"{variant}: {n} sides")
+    if not len(tricks_won) == len(decl_points) == len(belote_points) == n:
         for name in ("tricks_won", "decl_points", "belote_points"):
             if len(getattr(f, name)) != n:
                 raise ValueError(f"{name} must have one entry per side ({n})")
-    if not 0 <= f.taker_side < n:
-        raise ValueError(f"taker_side {f.taker_side} out of range")
-    if sum(f.tricks_won) != f.total_tricks:
-        raise ValueError(f"tricks_won {f.tricks_won} do not add up to {f.total_tricks}")
-    if f.multiplier != 1:
-        if f.multiplier not in (2, 4):
-            raise ValueError(f"multiplier must be 1, 2 or 4, not {f.multiplier}")
-        if f.variant not in (COINCHE, BULGARIAN):
-            raise ValueError(f"{f.variant} has no doubling")
-    if f.variant == COINCHE and f.bid_value not in _COINCHE_VALUES:
-        raise ValueError(f"coinche bid_value must be 80..160 or 250, not {f.bid_value!r}")
-    if f.tie_rule != "fall" and f.tie_rule != "hang":
-        raise ValueError(f"unknown tie_rule: {f.tie_rule!r}")
-    if f.reserve < 0:
+    if not 0 <= taker_side < n:
+        raise ValueError(f"taker_side {taker_side} out of range")
+    if sum(tricks_won) != total_tricks:
+        raise ValueError(f"tricks_won {tricks_won} do not add up to {total_tricks}")
+    if multiplier != 1:
+        if multiplier not in (2, 4):
+            raise ValueError(f"multiplier must be 1, 2 or 4, not {multiplier}")
+        if variant not in (COINCHE, BULGARIAN):
+            raise ValueError(f"{variant} has no doubling")
+    if variant == COINCHE and bid_value not in _COINCHE_VALUES:
+        raise ValueError(f"coinche bid_value must be 80..160 or 250, not {bid_value!r}")
+    if tie_rule != "fall" and tie_rule != "hang":
+        raise ValueError(f"unknown tie_rule: {tie_rule!r}")
+    if reserve < 0:
         raise ValueError("negative reserve")
-    if f.variant == DUEL and (any(f.decl_points) or any(f.belote_points)):
+    if variant == DUEL and (any(decl_points) or any(belote_points)):
         raise ValueError("duel has no declarations and no belote")
 
 
@@ -233,7 +236,7 @@ def score_deal(f: DealFacts) -> DealScore:
         # this is the 252 of §2.6 / §3.5 / §6.4 (162 + 90).
         cards[capot_side] += CAPOT_BONUS
     decl = list(f.decl_points)
-    if f.variant in (CLASSIC, COINCHE, BELA):
+    if min(won) <= 0 and f.variant in (CLASSIC, COINCHE, BELA):
         # D-5: a side that won no trick loses its declarations (not transferred).
         decl = [d if t > 0 else 0 for d, t in zip(decl, won, strict=True)]
     w = _Work(f, capot_side, cards, decl)

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ..actions import PASS, Action, Bid, Pass
 from ..cards import format_card
 from ..errors import IllegalAction
-from ..state import Contract, Event, Phase, State, hand_event
+from ..state import Auction, Contract, Event, Phase, State, hand_event
 from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_seats
 from .ladder import apply_ladder, ladder_actions
 
@@ -21,6 +21,10 @@ def _eldest_first(dealer: int) -> list[int]:
 # first round, the three others in the second.
 _BIDS = {suit: Bid(suit) for suit in SUIT_NAMES}
 _OTHER_BIDS = {up: tuple(_BIDS[s] for s in SUIT_NAMES if s != up) for up in SUIT_NAMES}
+# The auction after 1..8 passes of the turn-up bidding, and each seat's "pass" event (auctions
+# and events are immutable, so they are made once too).
+_PASSED = tuple(Auction(turns=turns, stage=turns // 4) for turns in range(9))
+_PASS_EVENTS = tuple(Event("bid", {"seat": seat, "bid": "pass"}) for seat in range(4))
 # The 16 turn-up contracts (suit, taker), made once like the bids (contracts are immutable).
 _CONTRACTS = {(s, seat): Contract(s, DENOM_TRUMP[s], seat) for s in SUIT_NAMES for seat in range(4)}
 
@@ -116,8 +120,8 @@ class ClassicRules(Rules):
         up = SUIT_NAMES[state.upcard >> 3]
         if isinstance(action, Pass):
             turns = a.turns + 1
-            state.auction = a.__class__(turns=turns, stage=turns // 4)
-            events = [Event("bid", {"seat": seat, "bid": "pass"})]
+            state.auction = _PASSED[turns]
+            events = [_PASS_EVENTS[seat]]
             if turns == 8:
                 return events + self.throw_in(state)
             state.to_act = (seat + 1) % 4
