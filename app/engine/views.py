@@ -141,7 +141,8 @@ def _bids(state: State) -> list[dict[str, Any]]:
 
 
 def _same_bids(prev: State, state: State) -> bool:
-    """Both states are past the same auction: one contract object is made per auction."""
+    """Both states (consecutive ones) are past the same auction: the contract is set once per
+    deal, and a new deal starts in the bidding with no contract."""
     contract = state.contract
     return (
         contract is not None
