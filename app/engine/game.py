@@ -117,6 +117,7 @@ def _deck(rng: random.Random, deck: list[int] | tuple[int, ...] | None) -> tuple
     return tuple(deck)
 
 
+_tuple_new = tuple.__new__
 _BIT_LENGTH = tuple(n.bit_length() for n in range(33))
 _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
@@ -434,13 +435,14 @@ def _play_card(state: State, seat: int, card: int, flagged: bool) -> list[Event]
     hands[seat] &= ~(1 << card)
     state.hands = tuple(hands)
     trick = state.trick
-    if not trick:
+    played = len(trick)  # the trick's cards before this one
+    if not played:
         state.best = 0
     elif BEATS[state.contract.trump][trick[state.best][1] * 32 + card]:  # type: ignore[union-attr]
-        state.best = len(trick)
-    trick = state.trick = trick + ((seat, card),)
+        state.best = played
+    state.trick = trick + ((seat, card),)
     n = state.rules.players
-    if len(trick) < n:
+    if played + 1 < n:
         state.to_act = (seat + 1) % n
         return events
     events += _finish_trick(state)
@@ -518,7 +520,8 @@ def _finish_trick(state: State) -> list[Event]:
     last = number == rules.total_tricks
     if last:
         points += 10
-    trick = Trick(state.leader, plays, winner, points)
+    # Trick(leader, plays, winner, points) without the named tuple's Python-level __new__
+    trick = _tuple_new(Trick, (state.leader, plays, winner, points))
     state.tricks = state.tricks + (trick,)
     seat_points = [*state.points]
     seat_points[winner] += points
@@ -645,10 +648,10 @@ def _score(state: State) -> list[Event]:
             rules.variant,
             scores,
             rules.target,
-            valat_in_deal=score.capot_side is not None,
-            valat_side=score.capot_side,
-            valat_can_end_without_bonus=bool(rules.options.get("valat_can_end_without_bonus")),
-            last_deal_recorded=score.recorded,
+            score.capot_side is not None,  # valat_in_deal
+            score.capot_side,  # valat_side
+            bool(rules.options.get("valat_can_end_without_bonus")),  # valat_can_end_without_bonus
+            score.recorded,  # last_deal_recorded
         )
         if winner is not None:
             state.winner = winner

@@ -208,8 +208,8 @@ class State:
         new = object.__new__(State)
         d = self.__dict__.copy()
         d["_legal"] = None  # the legal cards are this state's own
-        if len(d) > _FIELDS:  # caches of views.py: the common view is one state's only
-            d.pop("_view", None)  # "_results" stays: it names the results tuple it was made of
+        if "_view" in d:  # a cache of views.py: the common view is one state's only
+            del d["_view"]  # "_results" stays: it names the results tuple it was made of
         new.__dict__ = d
         return new
 
@@ -222,6 +222,3 @@ class State:
             f"<State {self.rules.variant} phase={self.phase.value} dealer={self.dealer} "
             f"to_act={self.to_act} scores={self.scores}>"
         )
-
-
-_FIELDS = len(State.__annotations__)  # a state's own fields; more means caches are set
