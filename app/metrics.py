@@ -12,8 +12,8 @@ sockets, every young collection had to walk the objects of every pending ``await
 read and write chain: about 80,000 objects at 10,000 sockets), so each one paused the server
 40-60 ms, several times a second, and a full collection paused it for most of a second. Garbage
 in steady play is acyclic (refcounting frees it; young collections found nothing to collect), so
-once a second everything alive is frozen instead (``gc.freeze()``: never walked again, still freed
-by refcounting when unused), young collections then only see what the last second made, and every
+four times a second everything alive is frozen instead (``gc.freeze()``: never walked again, still freed
+by refcounting when unused), young collections then only see what the last quarter second made, and every
 ``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's memory grew by a quarter
 since the last full collection, the frozen objects are unfrozen and collected once, to reclaim
 the rare cycles. A full collection is what the schedule avoids: at 10,000 sockets it paused the
@@ -31,8 +31,8 @@ import time
 from typing import Any
 
 BOUNDS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
-FREEZE_SECONDS = 1.0
-YOUNG_THRESHOLD = 20_000  # net new objects before a young collection (a busy second makes ~9,000)
+FREEZE_SECONDS = 0.25  # a busy second at 2,500 tables makes 8,000-19,000 net new objects
+YOUNG_THRESHOLD = 20_000  # net new objects before a young collection
 FULL_COLLECTION_SECONDS = 900.0
 FULL_COLLECTION_GROWTH = 1.25  # ... and only if the memory grew by a quarter since the last one
 
