@@ -83,6 +83,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_parsers(subparsers: SubParsers) -> Any:
+    """The subcommands of ``atout bench`` (made here if no plugin made ``bench`` yet), for a
+    plugin adding its own benchmark: ``bench_parsers(subparsers).add_parser("name", ...)``."""
+    bench = subparsers.choices.get("bench")
+    if bench is None:
+        bench = subparsers.add_parser("bench", help="benchmarks")
+        bench.add_subparsers(dest="bench_command", required=True)
+    return next(
+        action
+        for action in bench._actions  # argparse keeps its subparsers action there
+        if isinstance(action, argparse._SubParsersAction)
+    )
+
+
 def register_serve(subparsers: SubParsers) -> None:
     parser = subparsers.add_parser(
         "serve",

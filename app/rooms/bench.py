@@ -117,15 +117,9 @@ def run_publish_bench(
 
 def register(subparsers: SubParsers) -> None:
     """Add ``publish`` under ``atout bench`` (creating ``bench`` if no one did)."""
-    bench = subparsers.choices.get("bench")
-    if bench is None:
-        bench = subparsers.add_parser("bench", help="benchmarks")
-        bench.add_subparsers(dest="bench_command", required=True)
-    bench_sub = next(
-        action
-        for action in bench._actions  # argparse keeps its subparsers action there
-        if isinstance(action, argparse._SubParsersAction)
-    )
+    from app.cli import bench_parsers
+
+    bench_sub = bench_parsers(subparsers)
     p = bench_sub.add_parser(
         "publish",
         help="a room's cost to send one version to every seat (views, changes, JSON)",

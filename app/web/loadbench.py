@@ -52,15 +52,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 def register(subparsers: SubParsers) -> None:
     """Add ``load`` under ``atout bench`` (creating ``bench`` if no one did)."""
-    bench = subparsers.choices.get("bench")
-    if bench is None:
-        bench = subparsers.add_parser("bench", help="benchmarks")
-        bench.add_subparsers(dest="bench_command", required=True)
-    bench_sub = next(
-        action
-        for action in bench._actions  # argparse keeps its subparsers action there
-        if isinstance(action, argparse._SubParsersAction)
-    )
+    from app.cli import bench_parsers
+
+    bench_sub = bench_parsers(subparsers)
     p = bench_sub.add_parser(
         "load",
         help="server capacity with real WebSocket clients (tables of 4, random moves)",
