@@ -125,3 +125,15 @@ def test_bench_publish_refuses_an_unknown_variant_in_one_line(capsys) -> None:
     assert cli.main(["bench", "publish", "--variant", "nope"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("atout: unknown variant") and len(err.strip().splitlines()) == 1
+
+
+def test_bench_publish_fails_when_the_room_closes_a_listener(monkeypatch, capsys) -> None:
+    from app.rooms.room import Room
+
+    def closing_publish(self, state, events):  # type: ignore[no-untyped-def]
+        for listener in self.listeners:
+            listener.close(1013, "too far behind")
+
+    monkeypatch.setattr(Room, "_publish", closing_publish)
+    assert cli.main(["bench", "publish", "--versions", "10", "--rounds", "1"]) == 2
+    assert "closed a listener" in capsys.readouterr().err

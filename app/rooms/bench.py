@@ -38,13 +38,14 @@ class _Listener:
         self.seats = seats
         self.bytes = 0
         self.messages = 0
+        self.closed: tuple[int, str] | None = None
 
     def send(self, text: str) -> None:
         self.bytes += len(text)
         self.messages += 1
 
     def close(self, code: int, reason: str) -> None:
-        pass
+        self.closed = (code, reason)  # a room closes a listener only on trouble: checked below
 
 
 def _versions(
@@ -90,6 +91,9 @@ def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> t
     for state, events in versions:
         room._publish(state, events)
     elapsed = time.perf_counter() - started
+    closed = [listener.closed for listener in listeners if listener.closed is not None]
+    if closed:
+        raise RuntimeError(f"the room closed a listener during the bench: {closed[0]}")
     return elapsed, sum(listener.bytes for listener in listeners)
 
 
@@ -138,7 +142,7 @@ def cmd_bench_publish(args: argparse.Namespace) -> int:
         return 2
     try:
         result = run_publish_bench(args.variant, args.players, args.versions, args.rounds)
-    except (InvalidAction, ValueError) as exc:
+    except (InvalidAction, ValueError, RuntimeError) as exc:
         print(f"atout: {exc}", file=sys.stderr)
         return 2
     print(
