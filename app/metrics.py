@@ -12,12 +12,12 @@ sockets, every young collection had to walk the objects of every pending ``await
 read and write chain: about 80,000 objects at 10,000 sockets), so each one paused the server
 40-60 ms, several times a second, and a full collection paused it for most of a second. Garbage
 in steady play is acyclic (refcounting frees it; young collections found nothing to collect), so
-four times a second everything alive is frozen instead (``gc.freeze()``: never walked again, still freed
-by refcounting when unused), young collections then only see what the last quarter second made, and every
-``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's memory grew by a quarter
-since the last full collection, the frozen objects are unfrozen and collected once, to reclaim
-the rare cycles. A full collection is what the schedule avoids: at 10,000 sockets it paused the
-server for about 1.5 s (measured: docs/benchmarks.md).
+four times a second everything alive is frozen instead (``gc.freeze()``: never walked again,
+still freed by refcounting when unused), young collections then only see what the last quarter
+second made, and every ``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's
+memory grew by a quarter since the last full collection, the frozen objects are unfrozen and
+collected once, to reclaim the rare cycles. A full collection is what the schedule avoids: at
+10,000 sockets it paused the server for about 1.5 s (measured: docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -471,11 +471,7 @@ class Room:
         before = self.state
         self.state = state
         wanted = {listener.seats for listener in self.listeners}
-        held: dict[int, tuple[int, ...]] = {}  # identity -> seats (a local game: all of them)
-        for s in self.seats:
-            if s.identity_id is not None:
-                held[s.identity_id] = (*held.get(s.identity_id, ()), s.seat)
-        wanted.update(held.values())
+        wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
         events_json = [(e.to, e.to_json()) for e in events]
         # Once per version: the shared fields' changes, and each seat's own fields' changes.
         # The previous state's views are cached on it (engine: ``_view``; room: ``_fields``).
