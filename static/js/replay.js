@@ -2,7 +2,7 @@
 // (app/players/frames.py): every deal, bid and trick, forward and back. Also imports a
 // belote-record/1 file and shows it the same way.
 import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
-import { api, escapeHTML } from "./common.js";
+import { api, escapeHTML, roundingText } from "./common.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -230,7 +230,7 @@ function render() {
     if (r.thrown_in) html += `<p>${escapeHTML(t("result.thrown_in"))}</p>`;
     else {
       html += `<p class="deal-headline">${contractHTML(r.contract)} <span class="outcome ${r.outcome}">${escapeHTML(outcomeText(r))}</span></p>${resultTable(r)}`;
-      if (r.rounding) html += `<p class="muted small">${escapeHTML(r.rounding)}</p>`;
+      if (r.rounding) html += `<p class="muted small">${escapeHTML(roundingText(r.rounding))}</p>`;
     }
     box.innerHTML = html;
     box.hidden = false;

@@ -1,6 +1,6 @@
 // The table: draws the views the server sends (app/engine/views.py) and sends the player's actions.
 import { backElement, cardElement, cardName, denomHTML, denomText, rankLabel, rankOf, sortHand, suitIcon, suitOf } from "./cards.js";
-import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
+import { api, canShare, copyText, escapeHTML, roundingText, shareLink, toast } from "./common.js";
 import { t } from "./i18n.js";
 import { Connection } from "./net.js";
 
@@ -1084,7 +1084,7 @@ function showDealSummary(result) {
     .join("");
   let html = `<p class="deal-headline">${dealHeadline(result)}</p>${resultRows(result)}`;
   if (decl) html += `<h3>${escapeHTML(t("result.declarations"))}</h3><ul class="decl-list">${decl}</ul>`;
-  if (result.rounding) html += `<p class="muted small">${escapeHTML(result.rounding)}</p>`;
+  if (result.rounding) html += `<p class="muted small">${escapeHTML(roundingText(result.rounding))}</p>`;
   const sides = v.players === 3 ? [0, 1, 2] : [0, 1];
   html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
   if (v.variant === "duel") {
