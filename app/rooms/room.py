@@ -54,6 +54,7 @@ from app.settings import Settings
 log = logging.getLogger("atout.rooms")
 
 CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
+BOT_THINK_SECONDS = 12.0  # the hard level thinks for well under a second here
 HISTORY_SIZE = 64  # versions kept per room for ``resume`` (a classic deal is ~37)
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 MODES = ("friends", "computer", "local")
@@ -937,8 +938,11 @@ class Room:
         """Run a bot off the event loop (a worker process by default)."""
         rng = random.Random(secrets.randbits(64))
         loop = asyncio.get_running_loop()
-        result: dict[str, Any] = await loop.run_in_executor(
-            self.services.executor, choose_action, view, level, rng
+        # A bot that has not answered in BOT_THINK_SECONDS is given up and asked again (a worker
+        # stuck or lost must not stall the table for good): _bot_turn logs it and retries.
+        result: dict[str, Any] = await asyncio.wait_for(
+            loop.run_in_executor(self.services.executor, choose_action, view, level, rng),
+            BOT_THINK_SECONDS,
         )
         return result
 
