@@ -142,4 +142,4 @@ async def act(
     if seat is not None:
         frame["seat"] = seat
     msg = parse_incoming(orjson.dumps(frame).decode())
-    await room.act(listener, msg.id, msg.version, msg.action_json(), msg.seat)
+    await room.act(listener, msg.id, msg.version, msg.action, msg.seat)
