@@ -82,6 +82,13 @@ class Settings(BaseSettings):
         default=True,
         description="Write the moves that arrive together in one database transaction.",
     )
+    next_deal_seconds: float = Field(
+        default=10.0,
+        ge=0.0,
+        le=600.0,
+        description="Friends games: after a deal's summary, the next deal is dealt when every "
+        "connected player pressed Continue or after this many seconds.",
+    )
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )

@@ -167,7 +167,7 @@ def test_messages_identical(name: str) -> None:
 # ----------------------------------------------------------------- a room's commands
 #
 # Whole friends games through an in-process Room (tests/rooms/harness.py: recording listeners,
-# a commit queue that keeps its works): joins, a seat swap, refused commands of every kind,
+# a commit queue that keeps its works): joins, seat swaps and choices, refused commands of every kind,
 # repeated ids, a disconnection and a resume, consents and the rematch. For each step the test
 # hashes every text every listener received (``state``, ``update``, ``ack``, ``error``,
 # ``room``, ``rematch``) and the answers of ``join``/``swap_seats``; compared with
@@ -189,10 +189,14 @@ async def _room_script(
 ) -> list[str]:
     from app.engine import action_to_json, current_player
     from app.rooms import CommandError
-    from tests.rooms.harness import act, attach, make_room
+    from tests.rooms.harness import act, attach, make_room, services
 
     rng = random.Random(seed)
-    room = make_room(variant, players, options=options, seed=seed)
+    # no countdown runs out during the script; its deadlines are read from a fixed clock
+    room = make_room(
+        variant, players, options=options, seed=seed, service=services(next_deal_seconds=600)
+    )
+    room.consents.clock = lambda: 1_800_000_000.0
     n = room.players
     listeners = [attach(room, 1), attach(room, 50)]  # the host, a spectator
     watcher = listeners[1]
@@ -220,6 +224,12 @@ async def _room_script(
         if identity == n and n >= 3:
             await refused(room.swap_seats(1, [(1, n - 1)]))
             await refused(room.swap_seats(1, [(0, 7)]))
+            host, guest = listeners[0], listeners[2]
+            await room.set_seat(guest, n - 2, "bot", "easy", "g")  # not the host
+            await room.set_seat(host, n - 1, "bot", "hard", "b")
+            await room.set_seat(host, n - 1, "human", None, "h")
+            await room.take_seat(guest, n - 1, None, "t")
+            await room.take_seat(guest, 0, None, "t0")  # the host's
         joined = await room.join(identity, f"P{identity}")
         answers.append(f"{joined.role} {joined.seats}".encode())
         answers.append(orjson.dumps(joined.room, option=orjson.OPT_SORT_KEYS))

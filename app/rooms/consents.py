@@ -1,4 +1,17 @@
-"""What every human seat must agree to: the next deal (after a played duel deal), a rematch.
+"""What the human seats must agree to: the next deal, and a rematch.
+
+**The next deal.** A deal that was played ends on its summary, and the next deal is not dealt
+behind it (so bots do not bid while a player reads it). The room waits for a ``next_deal``
+consent ("Continue"):
+
+* a played ``duel`` deal (each one is a game): every human seat, however long it takes;
+* ``computer`` and ``local`` games: the human seat(s), i.e. the one device;
+* ``friends`` games: every *connected* human seat, or the countdown: the next deal is dealt at
+  ``deadline`` (``settings.next_deal_seconds`` after the deal ended) whoever agreed.
+
+A deal thrown in (nobody bid) has no summary to read: the next one is dealt at once.
+
+**The rematch.** After the match every human seat must agree; a new game is then created.
 
 Each agreement is committed before it is acknowledged, as ``games.consents`` =
 ``{"kind", "version", "seats"}``: a restored room keeps it only while the kind is still the one
@@ -8,14 +21,17 @@ twice and an old agreement never starts a later deal. Bots always agree.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from app.engine import Phase, State
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Status
+from app.rooms.model import Listener, Mode, Status
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -27,12 +43,22 @@ class Consents:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.agreed: set[int] = set()  # the human seats that agreed to ``kind()``
+        self.deadline: int | None = None  # friends: the next deal's time, epoch milliseconds
+        self._countdown: asyncio.Task[None] | None = None
+        self.clock: Callable[[], float] = time.time  # the deadline's clock (seconds)
+
+    # ------------------------------------------------------------------ what is asked
 
     def deals_automatically(self, state: State) -> bool:
         """Other variants deal on at once; a duel deal that was played needs both consents."""
         if state.phase is not Phase.DEAL_OVER:
             return False
         return self.room.variant != "duel" or state.results[-1].thrown_in
+
+    def deals_at_once(self, state: State) -> bool:
+        """The next deal is dealt in the step that ends this one: the rules deal on and there
+        is no summary to read (the deal was thrown in)."""
+        return self.deals_automatically(state) and state.results[-1].thrown_in
 
     def kind(self) -> str | None:
         """The agreement the room waits for now, if any."""
@@ -42,17 +68,48 @@ class Consents:
             return None
         if state.phase is Phase.MATCH_OVER:
             return None if room.rematch_id else "rematch"
-        if state.phase is Phase.DEAL_OVER and not self.deals_automatically(state):
+        if state.phase is Phase.DEAL_OVER and not self.deals_at_once(state):
             return "next_deal"
         return None
+
+    def _counts_down(self) -> bool:
+        """Friends games deal the next deal at a deadline (a played duel deal waits for all)."""
+        room = self.room
+        state = room.state
+        return (
+            room.mode == Mode.FRIENDS
+            and state is not None
+            and self.kind() == "next_deal"
+            and self.deals_automatically(state)
+        )
+
+    def needed(self) -> list[int]:
+        """The human seats whose agreement is waited for."""
+        room = self.room
+        humans = room.human_seats()
+        if self._counts_down():
+            connected = room.connected_seats()
+            return [s for s in humans if s in connected]
+        return humans
 
     def info(self) -> out.ConsentInfo:
         kind = self.kind()
         return {
             "kind": kind,
             "agreed": sorted(self.agreed) if kind else [],
-            "needed": self.room.human_seats() if kind else [],
+            "needed": self.needed() if kind else [],
         }
+
+    def next_deal_info(self) -> out.NextDealInfo | None:
+        """``room.next_deal``: who the next deal waits for, and until when (friends)."""
+        if self.kind() != "next_deal":
+            return None
+        return {
+            "waiting_for": [s for s in self.needed() if s not in self.agreed],
+            "deadline": self.deadline,
+        }
+
+    # ------------------------------------------------------------------ state changes
 
     def restore(self, stored: dict[str, Any] | None) -> None:
         """The agreement stored with the game, if it is still the one being asked."""
@@ -67,6 +124,41 @@ class Consents:
     def forget(self, seats: tuple[int, ...]) -> None:
         """Seats that are no longer human (their player left) agree no more."""
         self.agreed.difference_update(seats)
+
+    def opened(self) -> None:
+        """The room's consent kind changed: start the next deal's countdown if it has one."""
+        self.stop_countdown()
+        if not self._counts_down():
+            return
+        room = self.room
+        seconds = float(room.services.settings.next_deal_seconds)
+        self.deadline = int((self.clock() + seconds) * 1000)
+        self._countdown = asyncio.create_task(
+            self._deal_at_deadline(room.version, seconds), name=f"next-deal-{room.game_id}"
+        )
+
+    def stop_countdown(self) -> None:
+        self.deadline = None
+        task, self._countdown = self._countdown, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _deal_at_deadline(self, version: int, seconds: float) -> None:
+        room = self.room
+        await asyncio.sleep(seconds)
+        async with room.lock:
+            if room.closed or room.version != version or self.kind() != "next_deal":
+                return
+            self._countdown = None
+            state = room.state
+            assert state is not None
+            try:
+                await room.deal_next(state)
+            except Exception:
+                log.exception(
+                    "could not deal the next deal",
+                    extra={"event": "store_failed", "game": room.game_id},
+                )
 
     async def agree(self, listener: Listener, kind: str, msg_id: str | None) -> None:
         """``consent`` of every seat ``listener`` holds; the caller holds the room's lock."""
@@ -83,7 +175,7 @@ class Consents:
             self.agreed = agreed
         if msg_id is not None:
             room.publisher.send(listener, out.ack(msg_id, room.version))
-        if not set(room.human_seats()) <= self.agreed:
+        if not set(self.needed()) <= self.agreed:
             room.publisher.broadcast_room()
             return
         if kind == "next_deal":

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class CommandError(Exception):
     """A refused command: becomes an ``error`` message; the connection stays open."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason  # illegal_action: the rule, as data (the engine's reason)
 
 
 class RoomClosed(RuntimeError):

@@ -17,7 +17,7 @@ Views (``view``, ``views``) are the engine's ``seat_view``/``spectator_view`` di
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
@@ -44,6 +44,11 @@ class ConsentInfo(TypedDict):
     needed: list[int]
 
 
+class NextDealInfo(TypedDict):
+    waiting_for: list[int]  # the seats whose "Continue" the next deal waits for
+    deadline: int | None  # friends games: when it is dealt anyway (epoch milliseconds)
+
+
 class RematchInfo(TypedDict):
     game_id: str
     url: str
@@ -61,6 +66,7 @@ class RoomInfo(TypedDict):
     seats: list[SeatInfo]
     paused: bool
     consent: ConsentInfo
+    next_deal: NextDealInfo | None
     level: str | None
     spectators: int
     spectators_allowed: bool
@@ -73,6 +79,7 @@ class ErrorMsg(TypedDict):
     code: str
     message: str
     id: str | None
+    reason: NotRequired[dict[str, Any]]
 
 
 class AckMsg(TypedDict):
@@ -125,8 +132,14 @@ def dumps(message: Any) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def error(code: str, message: str, msg_id: str | None = None) -> ErrorMsg:
-    return {"type": "error", "code": code, "message": message, "id": msg_id}
+def error(
+    code: str, message: str, msg_id: str | None = None, reason: dict[str, Any] | None = None
+) -> ErrorMsg:
+    """``reason`` (an ``illegal_action``'s rule as data, e.g. ``{"code": "must_follow",
+    "suit": "H"}``) is sent only when there is one."""
+    if reason is None:
+        return {"type": "error", "code": code, "message": message, "id": msg_id}
+    return {"type": "error", "code": code, "message": message, "id": msg_id, "reason": reason}
 
 
 def ack(msg_id: str, version: int) -> AckMsg:
@@ -369,6 +382,11 @@ class ConsentModel(_Out):
     needed: list[SeatNo]
 
 
+class NextDealModel(_Out):
+    waiting_for: list[SeatNo]
+    deadline: Annotated[StrictInt, Field(ge=0)] | None
+
+
 class RematchInfoModel(_Out):
     game_id: StrictStr
     url: StrictStr
@@ -386,6 +404,7 @@ class RoomModel(_Out):
     seats: list[SeatModel]
     paused: StrictBool
     consent: ConsentModel
+    next_deal: NextDealModel | None
     level: Literal["easy", "medium", "hard"] | None
     spectators: Annotated[StrictInt, Field(ge=0)]
     spectators_allowed: StrictBool
@@ -401,6 +420,7 @@ class ErrorOut(_Out):
     code: StrictStr
     message: StrictStr
     id: StrictStr | None
+    reason: Obj | None = None
 
 
 class AckOut(_Out):

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -189,8 +190,10 @@ class Room:
                     repo.record_step(self.game_id, status=FINISHED.value, scores=list(state.scores))
                 )
                 self.status = FINISHED
-            elif state.phase is Phase.DEAL_OVER and self.consents.deals_automatically(state):
+            elif state.phase is Phase.DEAL_OVER and self.consents.deals_at_once(state):
                 await self.deal_next(state)
+            elif self.consent_kind() == "next_deal":
+                self.consents.opened()  # friends: the countdown starts again
 
     # ------------------------------------------------------------------ queries
 
@@ -253,6 +256,7 @@ class Room:
             ],
             "paused": self.is_paused(),
             "consent": self.consents.info(),
+            "next_deal": self.consents.next_deal_info(),
             "level": self.bot_level(),
             "spectators": self.spectator_count(),
             "spectators_allowed": self.spectators_allowed,
@@ -358,6 +362,38 @@ class Room:
             self._check_open()
             return await self.seating.swap(identity_id, pairs)
 
+    async def set_seat(
+        self, listener: Listener, seat: int, kind: str, level: str | None, msg_id: str | None
+    ) -> None:
+        """The host fills a free seat with a computer player, or frees it (seating.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.seating.set_seat(
+                    listener.identity_id, seat, kind, level, self._acker(listener, msg_id)
+                )
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def take_seat(
+        self, listener: Listener, seat: int, name: str | None, msg_id: str | None
+    ) -> None:
+        """A player moves to a free seat in the waiting room (seating.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.seating.take_seat(
+                    listener.identity_id, seat, name, self._acker(listener, msg_id)
+                )
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    def _acker(self, listener: Listener, msg_id: str | None) -> Callable[[], None] | None:
+        """The ack of a command, to send once it is stored (None without an id)."""
+        if msg_id is None:
+            return None
+        return lambda: self.send(listener, out.ack(msg_id, self.version))
+
     async def rename(self, identity_id: int, name: str) -> None:
         async with self.lock:
             await self.seating.rename(identity_id, name)
@@ -408,7 +444,7 @@ class Room:
                     return
                 await self.execute(actor, action, version, msg_id, listener)
             except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+                self.send(listener, out.error(exc.code, exc.message, msg_id, exc.reason))
                 if exc.code == "stale_version":
                     self.publisher.send_state(listener)
 
@@ -444,7 +480,9 @@ class Room:
         except InvalidAction as exc:
             raise CommandError("invalid_action", str(exc)) from None
         except IllegalAction as exc:
-            raise CommandError("illegal_action", str(exc)) from None
+            # the engine's rule as data, when it gives one (``IllegalAction.reason``)
+            reason = getattr(exc, "reason", None)
+            raise CommandError("illegal_action", str(exc), reason) from None
 
         row = repo.ActionRow(self.seq, self.deals - 1, seat, action_to_json(action), client_id)
         next_deal: tuple[State, list[Event]] | None = None
@@ -452,7 +490,7 @@ class Room:
         values: dict[str, Any] = {}
         if new_state.phase is Phase.DEAL_OVER:
             values["scores"] = list(new_state.scores)
-            if self.consents.deals_automatically(new_state):
+            if self.consents.deals_at_once(new_state):
                 next_deal = start_deal(new_state, self.rng)
                 deals.append(
                     repo.DealRow(self.deals, next_deal[0].dealer, deck_strings(next_deal[0]))
@@ -491,6 +529,7 @@ class Room:
             self.publish(*next_deal)
         if self.consent_kind() != consent_before or self.status != status_before:
             self.consents.clear()
+            self.consents.opened()
             self.broadcast_room()
         self.bots.schedule()
 
@@ -501,6 +540,7 @@ class Room:
         await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal]))
         self.deals += 1
         self.consents.clear()
+        self.consents.stop_countdown()
         self.publish(new_state, events)
         self.broadcast_room()
         self.bots.schedule()
@@ -565,7 +605,7 @@ class Room:
         from the database), wait for the command in progress, stop the bot, close connections."""
         self.closed = True
         async with self.lock:
-            pass
+            self.consents.stop_countdown()
         await self.bots.stop()
         for listener in list(self.listeners):
             listener.close(code, reason)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.engine import Event, new_match
@@ -88,9 +89,10 @@ class Seating:
             if s.kind == "human" and s.identity_id is None and room.status == Status.WAITING
         ]
         if free:
-            seat = free[0]
+            seats = [s.copy() for s in room.seats]
+            seat = seats[free[0].seat]
             seat.identity_id, seat.name = identity_id, name
-            await self.save([seat])
+            await self.save(seats, [seat])
             return JoinResult("seat", (seat.seat,), room.room_json(identity_id))
         if room.spectators_allowed:
             return JoinResult("spectator", (), room.room_json(identity_id))
@@ -122,16 +124,24 @@ class Seating:
         room.publisher.broadcast_room()
         return room.room_json(identity_id)
 
-    async def save(self, changed: list[Seat]) -> None:
-        """Persist seat changes; start the match when the last human seat is taken."""
+    async def save(
+        self, seats: list[Seat], changed: list[Seat], committed: Callable[[], None] | None = None
+    ) -> None:
+        """Make ``seats`` the room's (``changed`` are the ones that differ), stored first; start
+        the match when every human seat is taken. ``committed`` (the sender's ack) is called
+        once the change is stored, before anything is broadcast."""
         room = self.room
         start = room.status == Status.WAITING and all(
-            s.identity_id is not None for s in room.seats if s.kind == "human"
+            s.identity_id is not None for s in seats if s.kind == "human"
         )
         if not start:
             await room.services.writer.submit(
                 repo.save_seats(room.game_id, [s.row() for s in changed])
             )
+            if committed is not None:
+                committed()
+            room.seats = seats
+            self.refresh_listener_seats()
             room.publisher.broadcast_room()
             return
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
@@ -140,12 +150,80 @@ class Seating:
             room.game_id, [s.row() for s in changed], status=Status.PLAYING.value
         )
         await room.services.writer.submit(then(save, repo.record_step(room.game_id, deals=[deal])))
+        if committed is not None:
+            committed()
+        room.seats = seats
         room.status = Status.PLAYING
         room.deals = 1
         self.refresh_listener_seats()
         room.publisher.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
         room.bots.schedule()
+
+    def _waiting_room(self, seat: int) -> None:
+        room = self.room
+        if room.mode != Mode.FRIENDS or room.status != Status.WAITING:
+            raise CommandError(
+                "not_allowed", "seats are chosen in the waiting room of a friends game"
+            )
+        if not 0 <= seat < room.players:
+            raise CommandError("bad_message", f"seats are numbered 0..{room.players - 1}")
+
+    async def set_seat(
+        self,
+        identity_id: int,
+        seat: int,
+        kind: str,
+        level: str | None,
+        committed: Callable[[], None] | None = None,
+    ) -> None:
+        """The host puts a computer player (of ``level``) on a free seat, or frees a computer
+        player's seat again, before the first deal. The last free seat filled starts the match."""
+        room = self.room
+        if identity_id != room.host_id:
+            raise CommandError("not_host", "only the host may change the seats")
+        self._waiting_room(seat)
+        current = room.seats[seat]
+        if kind == "bot":
+            if current.kind == "human" and current.identity_id is not None:
+                raise CommandError("not_allowed", f"seat {seat} is taken")
+            new = Seat(seat, "bot", None, level or "medium", None)
+        else:
+            if current.kind != "bot":
+                raise CommandError("not_allowed", f"seat {seat} has no computer player")
+            new = Seat(seat, "human")
+        seats = [s.copy() for s in room.seats]
+        seats[seat] = new
+        await self.save(seats, [new], committed)
+
+    async def take_seat(
+        self,
+        identity_id: int,
+        seat: int,
+        name: str | None,
+        committed: Callable[[], None] | None = None,
+    ) -> None:
+        """A guest (or the host, or a spectator) moves to a free seat before the first deal."""
+        room = self.room
+        self._waiting_room(seat)
+        target = room.seats[seat]
+        held = room.seats_of(identity_id)
+        if seat in held:
+            if committed is not None:
+                committed()
+            return
+        if target.kind != "human" or target.identity_id is not None:
+            raise CommandError("not_allowed", f"seat {seat} is not free")
+        seats = [s.copy() for s in room.seats]
+        if held:
+            name = room.seats[held[0]].name
+        changed = []
+        for h in held:
+            seats[h] = Seat(h, "human")
+            changed.append(seats[h])
+        seats[seat] = Seat(seat, "human", identity_id, None, name)
+        changed.append(seats[seat])
+        await self.save(seats, changed, committed)
 
     async def rename(self, identity_id: int, name: str) -> None:
         changed = False

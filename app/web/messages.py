@@ -183,6 +183,20 @@ class SetLevelMessage(_Strict):
     id: ClientId | None = None
 
 
+class SetSeatMessage(_Strict):
+    type: Literal["set_seat"]
+    seat: SeatNo
+    kind: Literal["bot", "human"]
+    level: Level | None = None
+    id: ClientId | None = None
+
+
+class TakeSeatMessage(_Strict):
+    type: Literal["take_seat"]
+    seat: SeatNo
+    id: ClientId | None = None
+
+
 class HintMessage(_Strict):
     type: Literal["hint"]
     id: ClientId
@@ -193,10 +207,26 @@ class PingMessage(_Strict):
 
 
 Incoming = Annotated[
-    ActionMessage | ResumeMessage | ConsentMessage | SetLevelMessage | HintMessage | PingMessage,
+    ActionMessage
+    | ResumeMessage
+    | ConsentMessage
+    | SetLevelMessage
+    | SetSeatMessage
+    | TakeSeatMessage
+    | HintMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
-INCOMING_TYPES = ("action", "resume", "consent", "set_level", "hint", "ping")
+INCOMING_TYPES = (
+    "action",
+    "resume",
+    "consent",
+    "set_level",
+    "set_seat",
+    "take_seat",
+    "hint",
+    "ping",
+)
 _incoming = TypeAdapter(Incoming)
 
 

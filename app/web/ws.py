@@ -34,6 +34,8 @@ from app.web.messages import (
     PingMessage,
     ResumeMessage,
     SetLevelMessage,
+    SetSeatMessage,
+    TakeSeatMessage,
     parse_incoming,
 )
 
@@ -69,9 +71,16 @@ class TokenBucket:
 class Connection:
     """A WebSocket as the room sees it (``app.rooms.Listener``)."""
 
-    def __init__(self, websocket: WebSocket, identity_id: int, seats: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        identity_id: int,
+        seats: tuple[int, ...],
+        name: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.identity_id = identity_id
+        self.name = name  # the browser's display name when it connected
         self.seats = seats
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._pending = 0
@@ -164,7 +173,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await _refuse(websocket, "table_full", "the table is full", CLOSE_POLICY)
         return
     await websocket.accept()
-    conn = Connection(websocket, identity.id, joined.seats)
+    conn = Connection(websocket, identity.id, joined.seats, identity.name)
     writer = asyncio.create_task(conn.run_writer(), name=f"ws-writer-{game_id}")
     room: Room | None = None
     try:
@@ -254,6 +263,10 @@ async def _dispatch(
         await room.consent(conn, msg.kind, msg.id)
     elif isinstance(msg, SetLevelMessage):
         await room.set_level(conn, msg.level, msg.id)
+    elif isinstance(msg, SetSeatMessage):
+        await room.set_seat(conn, msg.seat, msg.kind, msg.level, msg.id)
+    elif isinstance(msg, TakeSeatMessage):
+        await room.take_seat(conn, msg.seat, conn.name, msg.id)
     elif isinstance(msg, HintMessage):
         task = asyncio.create_task(room.hint(conn, msg.id))
         hints.add(task)

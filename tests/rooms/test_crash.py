@@ -94,10 +94,13 @@ async def test_sigkill_after_acknowledged_moves_loses_nothing(live_server, datab
     deals_before = sock.view["deal_number"]
     await play_until(sock, rng, last_card, acked)
     sock = await crash_and_reconnect(server, browser, game_id, acked)
-    # the deal is scored and the next one was dealt (in the same transaction)
-    assert sock.view["deal_number"] == deals_before + 1
-    assert sock.view["phase"] == "bidding"
+    # the deal is scored, and the restored room waits for the device's Continue
+    assert sock.view["phase"] == "deal_over" and sock.view["deal_number"] == deals_before
     assert len(sock.view["results"]) == deals_before + 1
+    assert sock.room["next_deal"] == {"waiting_for": [0, 1, 2, 3], "deadline": None}
+    await sock.send({"type": "consent", "kind": "next_deal"})
+    await sock.until(lambda s: s.view["deal_number"] == deals_before + 1)
+    assert sock.view["phase"] == "bidding"
 
     # the same id again after the restart: acknowledged again, not applied twice
     last = acked[-1]

@@ -72,6 +72,7 @@ async def play(sock: Socket, variant: str, rng: random.Random, deadline: float) 
             view is not None
             and sock.room is not None
             and sock.room["consent"]["kind"] == "next_deal"
+            and view["phase"] == "deal_over"  # the room message may still be the old one
             and consented_at != sock.version
         ):
             consented_at = sock.version

@@ -38,6 +38,11 @@ def holder(listeners: list[FakeListener], seat: int) -> FakeListener:
 
 
 async def play_one(room: Any, listeners: list[FakeListener], rng: random.Random, tag: str) -> None:
+    """A random legal action of the seat to act; at a deal's end, everyone's Continue."""
+    if room.consent_kind() == "next_deal":
+        for listener in listeners:
+            await room.consent(listener, "next_deal", None)
+        return
     seat = current_player(room.state)
     assert seat is not None
     action = action_to_json(rng.choice(legal_actions(room.state)))
@@ -422,3 +427,234 @@ async def test_every_message_of_a_whole_match_is_one_of_the_typed_set(
     )
     assert {"deal_started", "card_played", "trick_won", "deal_scored"} <= events
     assert endless or "match_over" in events
+
+
+# ----------------------------------------------------------------- the deal's end: "Continue"
+
+
+async def to_deal_summary(room: Any, listeners: list[FakeListener], rng: random.Random) -> None:
+    """Random play until a played deal is over (a thrown-in deal is dealt on at once)."""
+    for i in range(500):
+        if room.state.phase is Phase.DEAL_OVER:
+            return
+        seat = current_player(room.state)
+        action = action_to_json(rng.choice(legal_actions(room.state)))
+        await act(room, holder(listeners, seat), f"d{i}", room.version, action)
+    raise AssertionError("no deal ended")
+
+
+async def test_a_friends_deal_waits_for_every_connected_continue_or_the_countdown() -> None:
+    import time
+
+    room, listeners = await started("classic", service=services(next_deal_seconds=0.4))
+    rng = random.Random(21)
+    await to_deal_summary(room, listeners, rng)
+    deals, version = room.deals, room.version
+    info = listeners[0].last("room")["room"]
+    assert info["consent"] == {"kind": "next_deal", "agreed": [], "needed": [0, 1, 2, 3]}
+    waiting = info["next_deal"]
+    assert waiting["waiting_for"] == [0, 1, 2, 3]
+    assert 0 < waiting["deadline"] - time.time() * 1000 <= 400
+    assert listeners[1].last("room")["room"]["next_deal"] == waiting  # everyone sees it
+    room.detach(listeners[3])  # away: not waited for
+    assert room.room_json(1)["next_deal"]["waiting_for"] == [0, 1, 2]
+    for listener in listeners[:2]:
+        await room.consent(listener, "next_deal", None)
+    assert room.room_json(1)["next_deal"]["waiting_for"] == [2]
+    assert room.deals == deals and room.version == version  # nothing dealt yet
+    await room.consent(listeners[2], "next_deal", None)  # the last connected one
+    assert room.deals == deals + 1 and room.version == version + 1
+    assert room.room_json(1)["next_deal"] is None
+    await asyncio.sleep(0.5)  # the countdown was called off: no second deal
+    assert room.deals == deals + 1
+    room.attach(listeners[3])
+    # the next deal's end: nobody presses Continue; the countdown deals
+    await to_deal_summary(room, listeners, rng)
+    deals = room.deals
+    await asyncio.sleep(0.2)
+    assert room.deals == deals
+    await wait_for(lambda: room.deals == deals + 1, timeout=2.0)
+    assert room.state.phase is not Phase.DEAL_OVER
+    assert listeners[0].last("room")["room"]["next_deal"] is None
+
+
+async def test_a_computer_deal_waits_for_the_players_continue_and_bots_wait_too() -> None:
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        room = make_room(
+            "classic",
+            mode="computer",
+            kinds=["human", "bot", "bot", "bot"],
+            service=services(executor=executor, next_deal_seconds=0.1),
+        )
+        room.status = Status.PLAYING
+        from app.engine import new_match
+
+        room.publish(new_match("classic", None, room.options, rng=room.rng), [])
+        human = attach(room, 1)
+        rng = random.Random(2)
+        for i in range(400):
+            await wait_for(
+                lambda: current_player(room.state) == 0 or room.consent_kind() == "next_deal"
+            )
+            if room.consent_kind() == "next_deal":
+                break
+            action = action_to_json(rng.choice(legal_actions(room.state)))
+            await act(room, human, f"h{i}", room.version, action)
+        else:
+            raise AssertionError("no deal ended")
+        version, deals = room.version, room.deals
+        await asyncio.sleep(0.3)  # no countdown here, and no bot bids behind the summary
+        assert (room.version, room.deals) == (version, deals)
+        assert room.room_json(1)["next_deal"] == {"waiting_for": [0], "deadline": None}
+        await room.consent(human, "next_deal", "go")
+        assert human.last("ack")["id"] == "go"
+        assert room.deals == deals + 1 and room.version > version
+        await room.close()
+
+
+async def test_a_local_device_continues_for_all_its_seats_at_once() -> None:
+    room = make_room("bela", 3, mode="local")
+    device = attach(room, 1)
+    room.status = Status.PLAYING
+    from app.engine import new_match
+
+    room.publish(new_match("bela", 3, room.options, rng=room.rng), [])
+    await to_deal_summary(room, [device], random.Random(7))
+    deals = room.deals
+    assert room.room_json(1)["next_deal"] == {"waiting_for": [0, 1, 2], "deadline": None}
+    await room.consent(device, "next_deal", None)
+    assert room.deals == deals + 1
+
+
+async def test_a_played_duel_deal_has_no_countdown() -> None:
+    room, listeners = await started("duel", service=services(next_deal_seconds=0.05))
+    await to_deal_summary(room, listeners, random.Random(5))
+    if room.consent_kind() != "next_deal":  # thrown in: dealt on, play the next one
+        await to_deal_summary(room, listeners, random.Random(6))
+    deals = room.deals
+    assert room.room_json(1)["next_deal"] == {"waiting_for": [0, 1], "deadline": None}
+    room.detach(listeners[1])
+    await asyncio.sleep(0.2)
+    assert room.deals == deals
+    assert room.room_json(1)["next_deal"]["waiting_for"] == [0, 1]  # the away guest too
+
+
+# ----------------------------------------------------------------- the waiting room's seats
+
+
+async def test_the_host_fills_free_seats_with_computer_players_and_the_last_one_starts() -> None:
+    room = make_room("classic")
+    host = attach(room, 1)
+    await room.join(2, "Ann")
+    guest = attach(room, 2)
+    for x in (host, guest):
+        x.new()
+    await room.set_seat(guest, 2, "bot", "hard", "g")
+    assert guest.new()[0]["code"] == "not_host"
+    await room.set_seat(host, 1, "bot", "hard", "taken")
+    assert host.new()[0] == {
+        "type": "error",
+        "code": "not_allowed",
+        "message": "seat 1 is taken",
+        "id": "taken",
+    }
+    await room.set_seat(host, 3, "human", None, "nobot")
+    assert host.new()[0]["code"] == "not_allowed"
+    await room.set_seat(host, 2, "bot", "hard", "b2")
+    ack, info = host.new()
+    assert ack == {"type": "ack", "id": "b2", "version": 0}
+    assert info["room"]["seats"][2] | {"xp_level": None} == {
+        "seat": 2,
+        "kind": "bot",
+        "name": None,
+        "level": "hard",
+        "taken": True,
+        "connected": True,
+        "you": False,
+        "xp_level": None,
+    }
+    assert guest.new()[-1]["room"]["seats"][2]["kind"] == "bot"
+    await room.set_seat(host, 2, "human", None, None)  # changed his mind
+    assert room.seats[2].kind == "human" and room.seats[2].level is None
+    await room.set_seat(host, 2, "bot", "easy", None)
+    assert room.status is Status.WAITING
+    await room.set_seat(host, 3, "bot", None, None)  # the last free seat: the match starts
+    assert room.status is Status.PLAYING and room.version == 1
+    assert [s.kind for s in room.seats] == ["human", "human", "bot", "bot"]
+    assert [s.level for s in room.seats] == [None, None, "easy", "medium"]
+    assert guest.last("update")["version"] == 1
+    await room.set_seat(host, 3, "human", None, "late")
+    assert host.new()[-1]["code"] == "not_allowed"
+
+
+async def test_a_guest_moves_to_a_free_seat_in_the_waiting_room() -> None:
+    room = make_room("coinche")
+    host = attach(room, 1)
+    await room.join(2, "Ann")
+    guest = attach(room, 2)
+    assert guest.seats == (1,)
+    guest.new()
+    await room.take_seat(guest, 2, "ignored", "t1")
+    ack, state, _room = guest.new()  # acknowledged, then its new seat's state, then the room
+    assert ack == {"type": "ack", "id": "t1", "version": 0}
+    assert state["type"] == "state" and state["seats_you_hold"] == [2]
+    assert guest.seats == (2,) and room.seats_of(2) == (2,)
+    assert (room.seats[1].identity_id, room.seats[2].name) == (None, "Ann")  # name kept
+    await room.take_seat(guest, 0, None, "t2")
+    assert guest.new()[-1] == {
+        "type": "error",
+        "code": "not_allowed",
+        "message": "seat 0 is not free",
+        "id": "t2",
+    }
+    await room.set_seat(host, 3, "bot", "easy", None)
+    await room.take_seat(guest, 3, None, "t3")
+    assert guest.new()[-1]["message"] == "seat 3 is not free"
+    before = [s.copy() for s in room.seats]
+    await room.take_seat(guest, 7, None, "t4")
+    assert guest.new()[-1]["code"] == "bad_message" and room.seats == before
+    await room.set_seat(host, 3, "human", None, None)
+    await room.join(3, "Bob")
+    bob = attach(room, 3)
+    assert bob.seats == (1,)
+    await room.take_seat(bob, 3, None, None)
+    assert bob.seats == (3,) and room.status is Status.WAITING
+    await room.join(4, "Cy")  # the last free seat: the match starts
+    assert room.seats_of(4) == (1,) and room.status is Status.PLAYING
+    await room.take_seat(guest, 1, None, "t5")
+    assert guest.new()[-1]["code"] == "not_allowed"
+
+
+async def test_seats_are_chosen_in_friends_games_only() -> None:
+    room = make_room("classic", mode="computer", kinds=["human", "bot", "bot", "bot"])
+    host = attach(room, 1)
+    host.new()
+    await room.set_seat(host, 1, "human", None, None)
+    await room.take_seat(host, 1, None, None)
+    assert [m["code"] for m in host.new()] == ["not_allowed", "not_allowed"]
+
+
+async def test_an_illegal_action_error_carries_the_engines_reason(monkeypatch) -> None:
+    from app.engine import IllegalAction
+    from app.rooms import room as room_module
+
+    def refuse(state: Any, action: Any, seat: int) -> Any:
+        exc = IllegalAction("play: you must follow ♥")
+        exc.reason = {"code": "must_follow", "suit": "H"}  # type: ignore[attr-defined]
+        raise exc
+
+    room, listeners = await started("classic")
+    actor = holder(listeners, current_player(room.state))
+    before = snapshot(room)
+    monkeypatch.setattr(room_module, "apply", refuse)
+    await act(room, actor, "i1", room.version, {"type": "pass"})
+    error = actor.new()[0]
+    assert error == {
+        "type": "error",
+        "code": "illegal_action",
+        "message": "play: you must follow ♥",
+        "id": "i1",
+        "reason": {"code": "must_follow", "suit": "H"},
+    }
+    validate_outgoing(actor.texts[-1])
+    assert snapshot(room) == before

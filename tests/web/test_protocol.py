@@ -335,3 +335,53 @@ def test_an_action_is_parsed_once_into_the_engines_own_action() -> None:
     for action in malformed:
         mine, engine = both(action)
         assert mine == engine, action
+
+
+async def test_the_waiting_room_host_adds_a_computer_player_and_a_guest_moves(module_server):
+    host = await Browser.new(module_server)
+    game_id = await host.create(variant="classic", mode="friends")
+    h = await host.connect(game_id)
+    guest = await Browser.new(module_server)
+    g = await guest.connect(game_id)
+    await g.until(lambda s: s.seats == [1])
+    await g.send({"type": "take_seat", "seat": 2, "id": "move"})
+    assert await g.next_of("ack", "error") == {"type": "ack", "id": "move", "version": 0}
+    await g.until(lambda s: s.seats == [2])
+    await g.send({"type": "set_seat", "seat": 1, "kind": "bot", "level": "easy", "id": "b"})
+    assert (await g.next_of("error"))["code"] == "not_host"
+    await h.send({"type": "set_seat", "seat": 7, "kind": "bot"})
+    assert (await h.next_of("error"))["code"] == "bad_message"
+    await h.send({"type": "set_seat", "seat": 1, "kind": "bot", "level": "easy", "id": "b1"})
+    assert (await h.next_of("ack", "error"))["id"] == "b1"
+    await h.until(lambda s: s.room["seats"][1]["kind"] == "bot")
+    await h.send({"type": "set_seat", "seat": 3, "kind": "bot", "level": "hard", "id": "b3"})
+    assert (await h.next_of("ack", "error"))["id"] == "b3"
+    # every seat is taken: the match starts, with computer players at seats 1 and 3
+    await h.until(lambda s: s.version >= 1 and s.room["status"] == "playing")
+    await g.until(lambda s: s.version >= 1)
+    assert [s["level"] for s in h.room["seats"]] == [None, "easy", None, "hard"]
+
+
+async def test_a_computer_game_waits_for_continue_after_a_deal(module_server):
+    browser = await Browser.new(module_server)
+    game_id = await browser.create(
+        variant="bela", players=2, mode="computer", level="easy", options={"target": 501}
+    )
+    sock = await browser.connect(game_id)
+    rng = random.Random(4)
+    sent_at = None
+    while not (sock.room and sock.room["next_deal"]):
+        if sock.my_turn_seat() is not None and sent_at != sock.version:
+            sent_at = sock.version
+            await sock.play_random(rng)
+        msg = await sock.recv()
+        assert msg["type"] != "error", msg
+    assert sock.room["next_deal"] == {"waiting_for": [0], "deadline": None}
+    assert sock.room["consent"]["kind"] == "next_deal" and sock.view["phase"] == "deal_over"
+    version = sock.version
+    assert [m for m in await sock.drain(0.3) if m["type"] == "update"] == []  # nobody deals
+    assert sock.version == version
+    await sock.send({"type": "consent", "kind": "next_deal", "id": "go"})
+    assert await sock.next_of("ack") == {"type": "ack", "id": "go", "version": version}
+    await sock.until(lambda s: s.version == version + 1 and s.room["next_deal"] is None)
+    assert sock.view["phase"] != "deal_over"
