@@ -50,12 +50,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 # ----------------------------------------------------------------------------- command line
 
 
-def register(subparsers: SubParsers) -> None:
-    """Add ``load`` under ``atout bench`` (creating ``bench`` if no one did)."""
-    from app.cli import bench_parsers
-
-    bench_sub = bench_parsers(subparsers)
-    p = bench_sub.add_parser(
+def add_bench(bench: SubParsers) -> None:
+    """Add ``load`` under ``atout bench``."""
+    p = bench.add_parser(
         "load",
         help="server capacity with real WebSocket clients (tables of 4, random moves)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
@@ -207,7 +204,7 @@ async def start_bare(workdir: Path) -> Process:
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "app.web.bare:create_app",
+                "app.bench.bare:create_app",
                 "--factory",
                 "--host",
                 "127.0.0.1",
