@@ -47,7 +47,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             "event": "startup",
             "version": __version__,
             "database": describe_url(settings.database_url),
-            "public_base_url": settings.public_base_url,
+            "public_base_url": settings.public_base_url or None,  # None: each request's own
         },
     )
     try:

@@ -13,6 +13,7 @@ from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from app.dependencies import SettingsDep
 from app.rooms import CommandError, GameSpec, RoomManager, SeatSpec
 from app.rooms.room import JoinResult
 from app.web.identity import CurrentIdentity, IdentityDep, get_identity
@@ -96,7 +97,11 @@ async def set_name(
 
 @router.post("/games", status_code=201)
 async def create_game(
-    body: CreateGameBody, identity: IdentityDep, request: Request, rooms: RoomsDep
+    body: CreateGameBody,
+    identity: IdentityDep,
+    request: Request,
+    rooms: RoomsDep,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
     if body.name is not None and body.name != identity.name:
         identity = await request.app.state.identities.rename(identity, body.name)
@@ -114,7 +119,8 @@ async def create_game(
         room = await rooms.create_game(identity.id, identity.name, spec)
     except CommandError as exc:
         raise _from_command(exc) from None
-    return {"game_id": room.game_id, "url": room.url, "seat": 0, "status": room.status}
+    url = settings.game_url(room.game_id, str(request.base_url))
+    return {"game_id": room.game_id, "url": url, "seat": 0, "status": room.status}
 
 
 async def _room_or_404(rooms: RoomManager, game_id: str) -> Any:
