@@ -296,6 +296,16 @@ def history(session: Session, identity_id: int, limit: int = 50) -> list[History
     return out
 
 
+def seat_kinds(session: Session, game_id: str) -> list[tuple[str, str | None]]:
+    """``(kind, bot_level)`` of each seat of a stored game, by seat (empty: no such game)."""
+    rows = session.execute(
+        select(GameSeat.kind, GameSeat.bot_level)
+        .where(GameSeat.game_id == game_id)
+        .order_by(GameSeat.seat)
+    ).all()
+    return [(kind, level) for kind, level in rows]
+
+
 def leavers(session: Session, game_id: str) -> list[LeaverRow]:
     rows = (
         (session.execute(select(GameLeaver).where(GameLeaver.game_id == game_id))).scalars().all()

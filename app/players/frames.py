@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.bots import LEVELS
 from app.engine import Event, Phase, State, action_from_json, apply, new_match, start_deal
 from app.engine.cards import format_card, format_mask, parse_card
 from app.engine.record import replay
@@ -79,6 +80,32 @@ def _names(record: dict[str, Any], players: int) -> list[str | None]:
             if isinstance(name, str) and name.strip():
                 out[i] = name.strip()[:MAX_NAME]
     return out
+
+
+def seats_in_meta(record: dict[str, Any], players: int) -> list[dict[str, Any]] | None:
+    """The seats a record says it was played by, ``meta.seats``: one ``{"kind": "human"|"bot",
+    "level"}`` per seat (a bot's level one of the bots' levels, or null). None when the record
+    does not say, or says it in another shape (``meta`` is free-form, RULES.md §12)."""
+    meta = record.get("meta")
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    if not isinstance(seats, list) or len(seats) != players:
+        return None
+    out: list[dict[str, Any]] = []
+    for seat in seats:
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
+            return None
+        level = seat.get("level") if seat["kind"] == "bot" else None
+        out.append({"kind": seat["kind"], "level": level if level in LEVELS else None})
+    return out
+
+
+def game_id_in_meta(record: dict[str, Any]) -> str | None:
+    """``meta.game_id``: the game of the server that exported the record, if it says."""
+    meta = record.get("meta")
+    game_id = meta.get("game_id") if isinstance(meta, dict) else None
+    if isinstance(game_id, str) and 0 < len(game_id) <= 64:
+        return game_id
+    return None
 
 
 def replay_frames(record: Any) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from app.engine.record import RecordRuleError, RecordSchemaError
 from app.persistence import players as store
 from app.persistence.repository import hash_token
 from app.players import service
-from app.players.frames import replay_frames
+from app.players.frames import game_id_in_meta, replay_frames, seats_in_meta
 from app.players.ratings import FAMILIES
 from app.rooms import CommandError, RoomManager
 from app.web.api import ApiError, RoomsDep
@@ -178,7 +178,11 @@ async def replay_game(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> d
 @api.post("/replay")
 async def replay_import(request: Request) -> dict[str, Any]:
     """Replay an imported ``belote-record/1`` (the JSON body) into viewer frames; an invalid
-    record gets the engine's one-line reason (``invalid_record``)."""
+    record gets the engine's one-line reason (``invalid_record``).
+
+    The frames' ``game.seats`` says which seats were computer players (and their level): from
+    the record's ``meta.seats``, or else from the stored game of its ``meta.game_id`` when that
+    game was played on this server. Absent when neither says."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_RECORD_BYTES:
         raise ApiError(413, "record_too_large", f"a record is at most {MAX_RECORD_BYTES} bytes")
@@ -193,9 +197,26 @@ async def replay_import(request: Request) -> dict[str, Any]:
     if isinstance(deals, list) and len(deals) > MAX_RECORD_DEALS:
         raise ApiError(422, "invalid_record", f"a record has at most {MAX_RECORD_DEALS} deals")
     try:
-        return await asyncio.to_thread(replay_frames, record)
+        frames = await asyncio.to_thread(replay_frames, record)
     except (RecordSchemaError, RecordRuleError) as exc:
         raise ApiError(422, "invalid_record", str(exc)[:300]) from None
+    seats = seats_in_meta(record, frames["players"]) or await _stored_seats(
+        request, game_id_in_meta(record), frames["players"]
+    )
+    if seats is not None:
+        frames["game"] = {"seats": seats}
+    return frames
+
+
+async def _stored_seats(
+    request: Request, game_id: str | None, players: int
+) -> list[dict[str, Any]] | None:
+    if game_id is None:
+        return None
+    kinds = await store.read(_sessionmaker(request), lambda s: store.seat_kinds(s, game_id))
+    if len(kinds) != players:
+        return None
+    return [{"kind": kind, "level": level} for kind, level in kinds]
 
 
 # ---------------------------------------------------------------------------- pages
