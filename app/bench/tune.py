@@ -24,6 +24,7 @@ from app.bots import valuation
 from app.bots.bidding import choose_discard
 from app.bots.sim import Deal, Table, playout
 from app.bots.valuation import AT_FEATURES, NT_FEATURES, SUIT_FEATURES, features, kind_of
+from app.engine.cards import card_list
 from app.engine.play import PlayFlags
 from app.engine.variants.base import points_table
 
@@ -106,7 +107,7 @@ def sample(cfg: Config, trump: int, rng: random.Random) -> tuple[list[float], fl
             full = hands[taker] | (1 << middle[0]) | (1 << middle[1])
             discard = discard_two(full, trump, points)
             hands[taker] = full & ~discard
-            extra = sum(points[c] for c in range(32) if (discard >> c) & 1)
+            extra = sum(points[c] for c in card_list(discard))
         known = 0
         if cfg.known >= cfg.hand:
             known = hands[taker]  # the whole hand (after the bela-3p discard)
