@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.bots import LEVELS
-from app.engine import Event, Phase, State, action_from_json, apply, new_match, start_deal
-from app.engine.cards import format_card, format_mask, parse_card
-from app.engine.record import replay
+from app.engine import Event, Phase, State
+from app.engine.cards import format_card, format_mask
+from app.engine.record import replayed_states
 from app.engine.views import spectator_view
 
 # what a frame copies from the engine's public view
@@ -110,41 +110,35 @@ def game_id_in_meta(record: dict[str, Any]) -> str | None:
 
 def replay_frames(record: Any) -> dict[str, Any]:
     """The viewer's frames for ``record``; raises the engine's record errors when invalid."""
-    final = replay(record)  # validates: the first bad deal/action gives the one-line reason
-    rules = final.rules
+    deals: list[tuple[list[dict[str, Any]], dict[str, Any] | None]] = []  # (frames, result)
+    ends: list[State] = []  # each deal's last state
+    for step, state in replayed_states(record):
+        if step is None:  # a deal starts: the cards as dealt
+            deals.append(([_frame(state, [], None, None)], None))
+            ends.append(state)
+            continue
+        data = record["deals"][step.deal]["actions"][step.index]
+        action = {k: v for k, v in data.items() if k != "seat"}
+        frame = _frame(state, step.events, step.seat, action)
+        frames, result = deals[-1]
+        frames.append(frame)
+        deals[-1] = (frames, frame.get("result", result))
+        ends[-1] = state
     deals_out: list[dict[str, Any]] = []
-    state: State | None = None
-    for number, deal in enumerate(record["deals"]):
-        deck = [parse_card(c) for c in deal["deck"]]
-        if state is None:
-            state = new_match(
-                record["variant"],
-                record["players"],
-                record.get("options", {}),
-                first_dealer=record["first_dealer"],
-                deck=deck,
-            )
-        else:
-            state, _ = start_deal(state, deck=deck)
-        frames = [_frame(state, [], None, None)]
-        result = None
-        for data in deal["actions"]:
-            seat = data["seat"]
-            state, events = apply(state, action_from_json(data), seat)
-            frame = _frame(state, events, seat, {k: v for k, v in data.items() if k != "seat"})
-            result = frame.get("result", result)
-            frames.append(frame)
-        finished = state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER)
+    for number, ((frames, result), end) in enumerate(zip(deals, ends, strict=True)):
+        finished = end.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER)
         deals_out.append(
             {
                 "number": number,
-                "dealer": deal["dealer"],
+                "dealer": record["deals"][number]["dealer"],
                 "finished": finished,
-                "thrown_in": finished and state.results[-1].thrown_in,
+                "thrown_in": finished and end.results[-1].thrown_in,
                 "result": result,
                 "frames": frames,
             }
         )
+    final = ends[-1]
+    rules = final.rules
     return {
         "variant": rules.variant,
         "players": rules.players,
