@@ -50,7 +50,7 @@ def _error(message: str) -> int:
     return 1
 
 
-def _serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from app.persistence.db import DatabaseUnavailable, check_database
@@ -97,7 +97,7 @@ def register_serve(subparsers: SubParsers) -> None:
     )
     parser.add_argument("--host", help="address to listen on (default: ATOUT_HOST or 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (default: ATOUT_PORT or 8000)")
-    parser.set_defaults(func=_serve)
+    parser.set_defaults(func=cmd_serve)
 
 
 COMMANDS: list[tuple[str, Register]] = [
