@@ -14,7 +14,7 @@ after it; writes go through the writer (``WriterDep``), never through that sessi
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
@@ -31,40 +31,33 @@ if TYPE_CHECKING:  # app.web.identity reads its Identities through this module
 
 def settings_of(connection: HTTPConnection) -> Settings:
     """The settings the running app was created with."""
-    settings: Settings = connection.app.state.settings
-    return settings
+    return cast(Settings, connection.app.state.settings)
 
 
 def engine_of(connection: HTTPConnection) -> AsyncEngine:
-    engine: AsyncEngine = connection.app.state.engine
-    return engine
+    return cast(AsyncEngine, connection.app.state.engine)
 
 
 def sessionmaker_of(connection: HTTPConnection) -> async_sessionmaker[AsyncSession]:
-    sessionmaker: async_sessionmaker[AsyncSession] = connection.app.state.sessionmaker
-    return sessionmaker
+    return cast("async_sessionmaker[AsyncSession]", connection.app.state.sessionmaker)
 
 
 def writer_of(connection: HTTPConnection) -> CommitQueue:
     """The group-commit writer every write goes through."""
-    writer: CommitQueue = connection.app.state.writer
-    return writer
+    return cast(CommitQueue, connection.app.state.writer)
 
 
 def rooms_of(connection: HTTPConnection) -> RoomManager:
-    rooms: RoomManager = connection.app.state.rooms
-    return rooms
+    return cast(RoomManager, connection.app.state.rooms)
 
 
 def identities_of(connection: HTTPConnection) -> Identities:
     """Token to identity, with its cache (``app.web.identity``)."""
-    identities: Identities = connection.app.state.identities
-    return identities
+    return cast("Identities", connection.app.state.identities)
 
 
 def templates_of(connection: HTTPConnection) -> Jinja2Templates:
-    templates: Jinja2Templates = connection.app.state.templates
-    return templates
+    return cast(Jinja2Templates, connection.app.state.templates)
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
