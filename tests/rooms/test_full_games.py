@@ -8,6 +8,7 @@ RULES.md §13 by tests/rooms/leakcheck.py, using the truth rebuilt from the data
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from app.engine.record import replay
 from app.persistence import repository as repo
 from app.persistence.db import create_engine_from_url, create_sessionmaker
+from app.rooms.messages import validate_outgoing
 from tests.rooms.leakcheck import Leak, Truth, check_messages
 from tests.web.conftest import start_server
 from tests.web.wsclient import Browser, Socket
@@ -153,6 +155,8 @@ async def test_full_game_through_the_protocol_leaks_nothing(
     for sock, seats in zip(everyone, [*held, ()], strict=True):
         assert sock.version == truth.last_version  # nobody missed or skipped an update
         checked += check_messages(truth, sock.log, seats, who=f"seats {seats}")
+        for msg in sock.log:  # every message is one of the typed set (app/rooms/messages.py)
+            validate_outgoing(json.dumps(msg))
     assert checked > 50
 
     # the export: finished deals only; it replays to the score every client saw

@@ -36,10 +36,13 @@ async def manager(migrated_database_url: str) -> AsyncIterator[RoomManager]:
         await engine.dispose()
 
 
+_tokens = iter(range(10**6))
+
+
 async def identities(rooms: RoomManager, count: int) -> list[int]:
     return [
-        await rooms.writer.submit(repo.insert_identity(repo.hash_token(f"token-{i}")))
-        for i in range(count)
+        await rooms.writer.submit(repo.insert_identity(repo.hash_token(f"token-{next(_tokens)}")))
+        for _ in range(count)
     ]
 
 
@@ -88,3 +91,32 @@ async def test_a_room_comes_back_from_its_rows_as_it_was(manager: RoomManager) -
     await manager.evict(again)
     third = await manager.get(room.game_id)
     assert third is not None and third.version == version + 1 and third.deals == deals + 1
+
+
+async def test_a_restored_room_waits_for_continue_again(manager: RoomManager) -> None:
+    """Restarted at a deal's summary, a friends game keeps the Continue already pressed and
+    starts its countdown again."""
+    host_id, guest_id = await identities(manager, 2)
+    spec = GameSpec("classic", None, {"target": 501}, "friends")
+    room = await manager.create_game(host_id, "Host", spec)
+    for identity in (guest_id, *await identities(manager, 2)):
+        await manager.join(room.game_id, identity, None)
+    assert room.status is Status.PLAYING
+    sockets = [connect(room, s.identity_id) for s in room.seats]
+    rng = random.Random(9)
+    for i in range(400):
+        if room.state.phase is Phase.DEAL_OVER:
+            break
+        seat = current_player(room.state)
+        action = action_to_json(rng.choice(legal_actions(room.state)))
+        await act(room, sockets[seat], f"a{i}", room.version, action)
+    assert room.consent_kind() == "next_deal" and room.consents.deadline is not None
+    await room.consent(sockets[0], "next_deal", None)
+    assert room.deals == 1  # the others have not pressed Continue
+    version, deals = room.version, room.deals
+    await manager.evict(room)
+    again = await manager.get(room.game_id)
+    assert again is not None and (again.version, again.deals) == (version, deals)
+    assert again.consents.agreed == {0}
+    info = again.room_json(host_id)["next_deal"]
+    assert info is not None and info["deadline"] is not None  # a new countdown
