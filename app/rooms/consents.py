@@ -137,6 +137,17 @@ class Consents:
             self._deal_at_deadline(room.version, seconds), name=f"next-deal-{room.game_id}"
         )
 
+    def presence_changed(self) -> None:
+        """A player left the table during a countdown: if everyone still there has pressed
+        Continue, the next deal is dealt now rather than at the deadline."""
+        needed = self.needed()
+        if self._counts_down() and needed and set(needed) <= self.agreed:
+            room = self.room
+            self.stop_countdown()
+            self._countdown = asyncio.create_task(
+                self._deal_at_deadline(room.version, 0.0), name=f"next-deal-{room.game_id}"
+            )
+
     def stop_countdown(self) -> None:
         self.deadline = None
         task, self._countdown = self._countdown, None

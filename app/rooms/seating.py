@@ -65,6 +65,7 @@ class Seating:
         room.last_active = time.monotonic()
         if self.connected_seats() != before or not listener.seats:
             room.publisher.broadcast_room()
+            room.consents.presence_changed()
 
     def refresh_listener_seats(self) -> None:
         """A connected listener's seats follow its identity (after a swap or a leave)."""

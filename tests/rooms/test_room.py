@@ -468,6 +468,15 @@ async def test_a_friends_deal_waits_for_every_connected_continue_or_the_countdow
     await asyncio.sleep(0.5)  # the countdown was called off: no second deal
     assert room.deals == deals + 1
     room.attach(listeners[3])
+    # the next deal's end: three press Continue, the fourth leaves the table: dealt at once
+    await to_deal_summary(room, listeners, rng)
+    deals = room.deals
+    for listener in listeners[1:]:
+        await room.consent(listener, "next_deal", None)
+    assert room.deals == deals
+    room.detach(listeners[0])
+    await wait_for(lambda: room.deals == deals + 1, timeout=0.3)
+    room.attach(listeners[0])
     # the next deal's end: nobody presses Continue; the countdown deals
     await to_deal_summary(room, listeners, rng)
     deals = room.deals
