@@ -30,8 +30,8 @@ from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import iso_time
-from app.rooms.model import MODES, JoinResult, Mode, RoomServices, Seat, Status
-from app.rooms.room import Room, deck_strings
+from app.rooms.model import MODES, JoinResult, Mode, RoomServices, Seat, Status, deck_strings
+from app.rooms.room import Room
 from app.settings import Settings
 
 log = logging.getLogger("atout.rooms")

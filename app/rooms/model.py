@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app.engine import State
+from app.engine.cards import format_card
 from app.persistence import repository as repo
 from app.persistence.writer import CommitQueue
 from app.settings import Settings
@@ -87,6 +89,11 @@ class RoomServices:
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"
+
+
+def deck_strings(state: State) -> list[str]:
+    """A deal's deck as stored with it (the record's notation)."""
+    return [format_card(c) for c in state.deck]
 
 
 def then(first: Any, second: Any) -> Any:

@@ -49,7 +49,6 @@ from app.engine import (
     seat_view,
     start_deal,
 )
-from app.engine.cards import format_card
 from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
 from app.persistence import repository as repo
 from app.rooms import messages as out
@@ -64,6 +63,7 @@ from app.rooms.model import (
     RoomServices,
     Seat,
     Status,
+    deck_strings,
     then,
 )
 from app.rooms.publisher import Publisher, Step
@@ -75,7 +75,7 @@ CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
 WAITING, PLAYING, FINISHED = Status.WAITING, Status.PLAYING, Status.FINISHED
 _ENGINE_ACTIONS = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 
-__all__ = ["MODES", "JoinResult", "Listener", "Room", "RoomServices", "Seat"]
+__all__ = ["MODES", "JoinResult", "Listener", "Room", "RoomServices", "Seat", "deck_strings"]
 
 
 class WireAction(Protocol):
@@ -84,10 +84,6 @@ class WireAction(Protocol):
 
     def to_engine(self) -> Action:
         """The engine's action; ``InvalidAction`` if it is malformed."""
-
-
-def deck_strings(state: State) -> list[str]:
-    return [format_card(c) for c in state.deck]
 
 
 @dataclass
@@ -126,8 +122,6 @@ class Room:
         self.seating = Seating(self)
         self.consents = Consents(self)
         self.bots = BotDriver(self)
-
-    deck_strings = staticmethod(deck_strings)
 
     # ------------------------------------------------------------------ construction
 

@@ -15,7 +15,7 @@ from app.engine import Event, new_match
 from app.persistence import repository as repo
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import RoomInfo
-from app.rooms.model import JoinResult, Listener, Mode, Seat, Status, then
+from app.rooms.model import JoinResult, Listener, Mode, Seat, Status, deck_strings, then
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -146,7 +146,7 @@ class Seating:
             room.publisher.broadcast_room()
             return
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
-        deal = repo.DealRow(0, state.dealer, room.deck_strings(state))
+        deal = repo.DealRow(0, state.dealer, deck_strings(state))
         save = repo.save_seats(
             room.game_id, [s.row() for s in changed], status=Status.PLAYING.value
         )
