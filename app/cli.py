@@ -10,8 +10,8 @@ must define ``register(subparsers)`` and may add several subcommands:
 - ``app.engine.cli``  ``atout record ...`` (validate, replay, generate records) and
   ``atout bench engine`` (random full deals per second, ``make bench``)
 - ``app.bots.cli``    ``atout arena ...`` (bot levels against each other)
-- ``app.bench``       the developer tools under ``atout bench`` (``load``, ``tune``)
-- ``app.rooms.bench`` ``atout bench publish`` (a room's cost per version)
+- ``app.bench``       the developer tools under ``atout bench`` (``load``, ``publish``,
+  ``tune``)
 
 The dependency goes one way: this module imports the plugins, no product package imports it.
 
@@ -32,7 +32,7 @@ from typing import Any
 from app import __version__
 from app.bench import bench_parsers
 
-__all__ = ["bench_parsers", "build_parser", "main"]  # bench_parsers: for app.rooms.bench
+__all__ = ["bench_parsers", "build_parser", "main"]
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 Register = Callable[[SubParsers], None]
@@ -41,7 +41,6 @@ PLUGIN_MODULES: tuple[str, ...] = (
     "app.engine.cli",
     "app.bots.cli",
     "app.bench",
-    "app.rooms.bench",
 )
 
 

@@ -6,6 +6,7 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 
 - ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
   the bare FastAPI endpoint it compares with);
+- ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
 - ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
   valuation, written to ``app/bots/valuation_coefs.py``.
 
@@ -20,7 +21,7 @@ from typing import Any
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 
-BENCHES: tuple[str, ...] = ("app.bench.load", "app.bench.tune")
+BENCHES: tuple[str, ...] = ("app.bench.load", "app.bench.publish", "app.bench.tune")
 
 
 def bench_parsers(subparsers: SubParsers) -> SubParsers:

@@ -120,12 +120,9 @@ def run_publish_bench(
     }
 
 
-def register(subparsers: SubParsers) -> None:
-    """Add ``publish`` under ``atout bench`` (creating ``bench`` if no one did)."""
-    from app.cli import bench_parsers
-
-    bench_sub = bench_parsers(subparsers)
-    p = bench_sub.add_parser(
+def add_bench(bench: SubParsers) -> None:
+    """Add ``publish`` under ``atout bench``."""
+    p = bench.add_parser(
         "publish",
         help="a room's cost to send one version to every seat (views, changes, JSON)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
