@@ -183,11 +183,16 @@ class SetLevelMessage(_Strict):
     id: ClientId | None = None
 
 
-class SetSeatMessage(_Strict):
-    type: Literal["set_seat"]
+class SeatBotMessage(_Strict):
+    type: Literal["seat_bot"]
     seat: SeatNo
-    kind: Literal["bot", "human"]
-    level: Level | None = None
+    level: Level = "medium"
+    id: ClientId | None = None
+
+
+class FreeSeatMessage(_Strict):
+    type: Literal["free_seat"]
+    seat: SeatNo
     id: ClientId | None = None
 
 
@@ -211,7 +216,8 @@ Incoming = Annotated[
     | ResumeMessage
     | ConsentMessage
     | SetLevelMessage
-    | SetSeatMessage
+    | SeatBotMessage
+    | FreeSeatMessage
     | TakeSeatMessage
     | HintMessage
     | PingMessage,
@@ -222,7 +228,8 @@ INCOMING_TYPES = (
     "resume",
     "consent",
     "set_level",
-    "set_seat",
+    "seat_bot",
+    "free_seat",
     "take_seat",
     "hint",
     "ping",

@@ -30,11 +30,12 @@ from app.web.messages import (
     ActionMessage,
     BadFrame,
     ConsentMessage,
+    FreeSeatMessage,
     HintMessage,
     PingMessage,
     ResumeMessage,
+    SeatBotMessage,
     SetLevelMessage,
-    SetSeatMessage,
     TakeSeatMessage,
     parse_incoming,
 )
@@ -263,8 +264,10 @@ async def _dispatch(
         await room.consent(conn, msg.kind, msg.id)
     elif isinstance(msg, SetLevelMessage):
         await room.set_level(conn, msg.level, msg.id)
-    elif isinstance(msg, SetSeatMessage):
-        await room.set_seat(conn, msg.seat, msg.kind, msg.level, msg.id)
+    elif isinstance(msg, SeatBotMessage):
+        await room.set_seat(conn, msg.seat, "bot", msg.level, msg.id)
+    elif isinstance(msg, FreeSeatMessage):
+        await room.set_seat(conn, msg.seat, "human", None, msg.id)
     elif isinstance(msg, TakeSeatMessage):
         await room.take_seat(conn, msg.seat, conn.name, msg.id)
     elif isinstance(msg, HintMessage):

@@ -347,14 +347,19 @@ async def test_the_waiting_room_host_adds_a_computer_player_and_a_guest_moves(mo
     await g.send({"type": "take_seat", "seat": 2, "id": "move"})
     assert await g.next_of("ack", "error") == {"type": "ack", "id": "move", "version": 0}
     await g.until(lambda s: s.seats == [2])
-    await g.send({"type": "set_seat", "seat": 1, "kind": "bot", "level": "easy", "id": "b"})
+    await g.send({"type": "seat_bot", "seat": 1, "level": "easy", "id": "b"})
     assert (await g.next_of("error"))["code"] == "not_host"
-    await h.send({"type": "set_seat", "seat": 7, "kind": "bot"})
+    await h.send({"type": "seat_bot", "seat": 7})
     assert (await h.next_of("error"))["code"] == "bad_message"
-    await h.send({"type": "set_seat", "seat": 1, "kind": "bot", "level": "easy", "id": "b1"})
+    await h.send({"type": "seat_bot", "seat": 1, "level": "easy", "id": "b1"})
     assert (await h.next_of("ack", "error"))["id"] == "b1"
     await h.until(lambda s: s.room["seats"][1]["kind"] == "bot")
-    await h.send({"type": "set_seat", "seat": 3, "kind": "bot", "level": "hard", "id": "b3"})
+    await h.send({"type": "free_seat", "seat": 1, "id": "f1"})
+    assert (await h.next_of("ack", "error"))["id"] == "f1"
+    await h.until(lambda s: s.room["seats"][1]["kind"] == "human")
+    await h.send({"type": "seat_bot", "seat": 1, "level": "easy"})
+    await h.until(lambda s: s.room["seats"][1]["kind"] == "bot")
+    await h.send({"type": "seat_bot", "seat": 3, "level": "hard", "id": "b3"})
     assert (await h.next_of("ack", "error"))["id"] == "b3"
     # every seat is taken: the match starts, with computer players at seats 1 and 3
     await h.until(lambda s: s.version >= 1 and s.room["status"] == "playing")
