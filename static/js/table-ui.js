@@ -11,7 +11,12 @@ export const U = {
   pending: false, // an action was sent and its update is not drawn yet
   dealSeen: null, // number of results already summarised
   matchDismissed: false,
+  finalTrick: null, // the last trick of the deal just scored ("Last trick" shows it until the next one)
+  holding: false, // the deal's final trick is on show: its summary (or the match's end) waits
 };
+
+/** The last trick "Last trick" shows: this deal's, else the final one of the deal before. */
+export const lastTrick = () => (S.view && S.view.last_trick) || U.finalTrick;
 
 /** What tapping a card in the hand does now: "play", "raise", "discard", "exchange" or "idle". */
 export function handMode() {
