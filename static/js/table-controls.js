@@ -91,6 +91,11 @@ function fillNextDealLine(p) {
   p.textContent = parts.join(" · ");
 }
 
+/** Bring every next-deal line up to date (the room's wait changed). */
+export function refreshNextDealLines() {
+  document.querySelectorAll(".next-deal-line").forEach(fillNextDealLine);
+}
+
 let ticker = null;
 
 /** While a countdown runs, refresh every next-deal line once a second. */

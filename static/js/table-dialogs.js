@@ -4,7 +4,7 @@ import { cardElement } from "./cards.js";
 import { api, escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
 import { $, app, button, openDialog } from "./table-dom.js";
-import { awaitsMyContinue, consentButton, nextDealLine } from "./table-controls.js";
+import { awaitsMyContinue, consentButton, nextDealLine, refreshNextDealLines } from "./table-controls.js";
 import {
   about,
   bidsTable,
@@ -98,6 +98,7 @@ export function renderDialogsLive() {
     if ($("dlg-match").open) $("dlg-match").close();
   }
   if ($("dlg-scores").open) fillScoreSheet();
+  if ($("dlg-deal").open) refreshNextDealLines();
   if ($("dlg-match").open) fillMatchActions();
 }
 

@@ -361,3 +361,32 @@ def test_the_record_import_error_is_in_the_page_language(server, chromium, tmp_p
     assert fr["replay.details"] in text
     assert "This record" not in text
     context.close()
+
+
+def test_the_next_deal_waits_for_continue_when_the_server_holds_it(server, chromium) -> None:
+    """Bug 3, with the server's `next_deal` wait: no deal is dealt behind an open summary."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    for _ in range(300):
+        state = wait_state(page)
+        if state in ("deal", "match"):
+            break
+        take_turn(page, state)
+    assert state == "deal", state
+    held = page.evaluate(
+        "(() => { const s = window.atoutTable.state;"
+        " return (s.view && s.view.next_deal) || (s.room && s.room.next_deal) || null; })()"
+    )
+    if held is None:
+        pytest.skip("this server deals the next deal at once (no next_deal in the state)")
+    assert page.evaluate("window.atoutTable.state.view.phase") == "deal_over"
+    page.wait_for_timeout(1000)  # the bots would have bid by now if the deal were dealt
+    assert page.evaluate("window.atoutTable.state.view.phase") == "deal_over"
+    page.locator("#dlg-deal [data-action=continue]").click()
+    page.wait_for_function("window.atoutTable.state.view.phase !== 'deal_over'")
+    assert errors == []
+    context.close()
