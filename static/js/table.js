@@ -138,6 +138,7 @@ function handleEvents(events) {
   const v = view();
   const afterHold = [];
   const scored = events.some((e) => e.type === "deal_scored");
+  let held = false;
   for (const e of events) {
     switch (e.type) {
       case "card_played":
@@ -147,7 +148,7 @@ function handleEvents(events) {
         if (scored && v.last_trick) {
           // the deal's last trick: keep it on the table and under "Last trick" a moment
           U.finalTrick = v.last_trick;
-          U.holding = true;
+          U.holding = held = true;
           collectTrick(e.seat, v.last_trick, FINAL_TRICK_MS);
         } else {
           collectTrick(e.seat);
@@ -180,7 +181,7 @@ function handleEvents(events) {
         break;
     }
   }
-  if (U.holding && afterHold.length) {
+  if (held) {
     clearTimeout(finalTimer);
     finalTimer = setTimeout(() => {
       U.holding = false;
