@@ -1,7 +1,7 @@
 // Input: taps, right-clicks, keys and drags on the player's cards (delegated to the hand and the
 // duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
 import { api, canShare, copyText, shareLink, toast } from "./common.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { $, app } from "./table-dom.js";
 import { renderControls } from "./table-controls.js";
 import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
@@ -193,7 +193,7 @@ export function installInput({ render }) {
       toast(t("leave.done"));
       location.assign("/");
     } catch (error) {
-      toast(error.message);
+      toast(error.code && has(`error.${error.code}`) ? t(`error.${error.code}`) : error.message);
     }
   });
 

@@ -11,7 +11,7 @@
 //   table-input.js     cards, bar buttons, settings          table-send.js  what is sent
 import { cardName, denomText } from "./cards.js";
 import { toast } from "./common.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { renderBanner, renderBar } from "./table-bar.js";
 import { renderControls } from "./table-controls.js";
@@ -67,7 +67,8 @@ function onMessage(msg) {
         showFatal(msg.code);
         return;
       }
-      if (msg.code !== "stale_version") toast(t(`error.${msg.code}`, {}) || msg.message);
+      // a code the catalog does not know shows the server's words, never a raw key
+      if (msg.code !== "stale_version") toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : msg.message);
       draw([]);
       break;
     default:
