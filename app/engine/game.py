@@ -27,7 +27,7 @@ from .actions import (
 from .cards import RK, RQ, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
 from .play import BEATS, explain_illegal, legal_mask_top
-from .scoring import DealFacts, match_winner, score_deal
+from .scoring import DealFacts
 from .state import (
     DealLog,
     DealResult,
@@ -39,7 +39,7 @@ from .state import (
     hand_event,
 )
 from .variants import get_rules
-from .variants.base import Rules
+from .variants.base import Rules, contract_json
 
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 _PLAY = Phase.PLAY
@@ -92,6 +92,8 @@ def new_match(
         "logs": (),
         "first_dealer": first_dealer,
         "winner": None,
+        "_view": None,
+        "_results": None,
     }
     _begin_deal(state, first_dealer, _deck(rng, deck))
     return state
@@ -194,13 +196,9 @@ def legal_actions(state: State) -> list[Action]:
     if phase is Phase.BIDDING:
         return state.rules.legal_bids(state)
     if phase is Phase.EXCHANGE:
-        from .variants.bela import exchange_actions
-
-        return exchange_actions(state)
+        return state.rules.exchange_actions(state)
     if phase is Phase.DISCARD:
-        hand = state.hands[state.to_act]
-        cards = list(cards_of(hand))
-        return [Discard((1 << a) | (1 << b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+        return state.rules.discard_actions(state)
     return []
 
 
@@ -335,36 +333,15 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
             raise IllegalAction(f"{action.type}: the bidding is not over")
         events = new.rules.apply_bid(new, actor, action)
     elif phase is Phase.EXCHANGE:
-        from .variants.bela import apply_exchange
-
         new = state.copy()
-        events = apply_exchange(new, actor, action)
+        events = new.rules.apply_exchange(new, actor, action)
     else:  # DISCARD
         new = state.copy()
-        events = _apply_discard(new, actor, action)
+        events = new.rules.apply_discard(new, actor, action)
     new.actions = state.actions + ((actor, action),)
     if new.phase in _ENDS:  # the deal just ended
         new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
     return new, events
-
-
-def _apply_discard(state: State, seat: int, action: Action) -> list[Event]:
-    if not isinstance(action, Discard):
-        raise IllegalAction(f"{action.type}: the caller must discard two cards first")
-    hand = state.hands[seat]
-    if action.cards.bit_count() != 2:
-        raise InvalidAction("discard needs exactly two cards")
-    if action.cards & ~hand:
-        missing = format_mask(action.cards & ~hand)
-        raise IllegalAction(f"discard: not in hand: {' '.join(missing)}")
-    state.discard = action.cards
-    state.hands = _set(state.hands, seat, hand & ~action.cards)
-    state.phase = Phase.PLAY
-    state.to_act = state.leader = state.rules.eldest(state.dealer)
-    return [
-        Event("discarded", {"seat": seat, "count": 2}),
-        Event("discard", {"cards": format_mask(action.cards)}, to=seat),
-    ]
 
 
 def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> list[Event]:
@@ -388,7 +365,7 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
     if not 0 <= card < 32:
         raise InvalidAction(f"not a card: {card!r}")
     if not (hand >> card) & 1:
-        if rules.variant == "duel" and any(card in p for p in state.piles):
+        if any(card in p for p in state.piles):  # a face-down card (duel)
             raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
         raise IllegalAction(f"not in hand: {format_card(card)}")
     if not (allowed >> card) & 1:
@@ -460,7 +437,7 @@ def _why_no_declare(state: State, seat: int) -> str:
 
 
 def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[Event]:
-    events = [Event("declared", {"seat": seat, "combos": [_public_combo(c) for c in combos]})]
+    events = [Event("declared", {"seat": seat, "combos": [decl.public_combo(c) for c in combos]})]
     if state.rules.options.get("eight_card_belot") and any(c.length == 8 for c in combos):
         side = state.rules.side_of[seat]
         state.winner = side
@@ -479,13 +456,6 @@ def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[E
         )
         events.append(Event("match_over", {"winner": side, "reason": "eight_card_belot"}))
     return events
-
-
-def _public_combo(c: decl.Combo) -> dict[str, Any]:
-    """Kind and strength only: no suit, no cards (§1.2)."""
-    d = c.describe()
-    d.pop("suit", None)
-    return d
 
 
 def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
@@ -532,42 +502,10 @@ def _finish_trick(state: State) -> list[Event]:
     state.trick = ()
     state.leader = state.to_act = winner
     events = [Event("trick_won", {"seat": winner, "points": points, "number": number})]
-    if rules.variant == "duel":
-        from .variants.duel import reveal_after_trick
-
-        events += reveal_after_trick(state, trick)
-    if number == 1 and any(state.announced):  # declarations are all made in trick 1
-        state.decl_sides = _declaration_winners(state)
-        events += _show_declarations_after_trick_one(state)
+    events += rules.after_trick(state, trick)
     if last:
         events += _score(state)
     return events
-
-
-def _declaration_winners(state: State) -> tuple[int | None, int | None]:
-    """(side scoring sequences, side scoring carrés); unified comparison uses one side."""
-    rules = state.rules
-    assert state.contract is not None
-    if rules.comparison == "bulgarian":
-        return decl.best_bulgarian(state.announced, rules.side_of)
-    trump = state.contract.trump if state.contract.trump < 4 else None
-    order = rules.order_from(rules.eldest(state.dealer))
-    side = decl.best_unified(state.announced, rules.side_of, trump, order)
-    return side, side
-
-
-def _show_declarations_after_trick_one(state: State) -> list[Event]:
-    if state.rules.comparison == "bulgarian":
-        return []
-    side = state.decl_sides[0]  # one side under the unified comparison
-    if side is None:
-        return []
-    shown = [
-        {"seat": s, "combos": [format_mask(c.mask) for c in state.announced[s]]}
-        for s in range(state.rules.players)
-        if state.rules.side_of[s] == side and state.announced[s]
-    ]
-    return [Event("declarations_shown", {"side": side, "shown": shown})]
 
 
 def _score(state: State) -> list[Event]:
@@ -615,15 +553,9 @@ def _score(state: State) -> list[Event]:
         state.reserve,  # reserve
         rules.options.get("tie_rule", "fall"),  # tie_rule
     )
-    score = score_deal(facts)
+    score = rules.score_facts(facts)
     last_side = side_of[state.tricks[-1].winner]
-    game_winner: int | None
-    if rules.variant == "duel":
-        game_winner = taker_side if score.outcome == "made" else 1 - taker_side
-        scores = _set(state.scores, game_winner, state.scores[game_winner] + 1)
-    else:
-        scores = tuple([a + b for a, b in zip(state.scores, score.recorded, strict=True)])
-        game_winner = _deal_winner_side(score, taker_side, sides)
+    scores, game_winner = rules.record_deal(state.scores, score, taker_side)
     state.scores = scores
     state.reserve = score.reserve
     result = DealResult(
@@ -643,49 +575,18 @@ def _score(state: State) -> list[Event]:
     )
     state.results = state.results + (result,)
     events: list[Event] = [LazyEvent("deal_scored", lambda: {"result": result_json(result, rules)})]
-    if rules.variant != "duel":
-        winner = match_winner(
-            rules.variant,
-            scores,
-            rules.target,
-            score.capot_side is not None,  # valat_in_deal
-            score.capot_side,  # valat_side
-            bool(rules.options.get("valat_can_end_without_bonus")),  # valat_can_end_without_bonus
-            score.recorded,  # last_deal_recorded
-        )
-        if winner is not None:
-            state.winner = winner
-            state.phase = Phase.MATCH_OVER
-            events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
-            return events
+    winner = rules.match_end(scores, score)
+    if winner is not None:
+        state.winner = winner
+        state.phase = Phase.MATCH_OVER
+        events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
+        return events
     state.phase = Phase.DEAL_OVER
     return events
 
 
-def _deal_winner_side(score: Any, taker_side: int, sides: int) -> int | None:
-    if score.outcome == "made":
-        return taker_side
-    if score.outcome == "failed":
-        if sides == 2:
-            return 1 - taker_side
-        return None
-    return None
-
-
-def end_thrown_in(state: State) -> list[Event]:
-    """All passed: no score; the deal passes on (§0.4, §8.25)."""
-    state.phase = Phase.DEAL_OVER
-    result = DealResult(
-        number=len(state.results), dealer=state.dealer, thrown_in=True, totals_after=state.scores
-    )
-    state.results = state.results + (result,)
-    return [Event("deal_thrown_in", {"dealer": state.dealer})]
-
-
 def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
     """A deal's breakdown as JSON (used by events, views and the record CLI)."""
-    from .variants.base import contract_json
-
     out: dict[str, Any] = {
         "number": result.number,
         "dealer": result.dealer,
@@ -720,11 +621,30 @@ def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
             "reserve_paid": s.reserve_paid,
             "reserve_paid_to": s.reserve_paid_to,
             "reserve": s.reserve,
-            "rounding": s.rounding,
+            "rounding": _old_text(s.rounding, result.taker_side),
             "winner_side": result.winner_side,
         }
     )
     return out
+
+
+def _old_text(n: dict[str, Any] | None, t: int | None) -> str | None:
+    """The rounding note as the text results carried before: ``t`` is the taker's side."""
+    if n is None or t is None:
+        return None
+    r = n["raw"]
+    p, o = r[t], r[1 - t]
+    if n["kind"] == "round10":
+        q = n["rounded"]
+        return f"round10: {p} -> {q[t]}, {o} -> {q[1 - t]}"
+    if n["kind"] == "bg_split":
+        sp = n["split"]
+        out = f"split({p}, {o}) = {sp[t]}/{sp[1 - t]}"
+        if n["problem_case"]:
+            out += " (problem case: the lower raw total rounds up)"
+        return out
+    out = f"R({p}+{o}) = R({p + o}) = {n['rounded_total']}"
+    return out + (f", x{n['multiplier']}" if n["multiplier"] > 1 else "")
 
 
 def _set(tup: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
