@@ -621,30 +621,18 @@ def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
             "reserve_paid": s.reserve_paid,
             "reserve_paid_to": s.reserve_paid_to,
             "reserve": s.reserve,
-            "rounding": _old_text(s.rounding, result.taker_side),
+            "rounding": _note_json(s.rounding),
             "winner_side": result.winner_side,
         }
     )
     return out
 
 
-def _old_text(n: dict[str, Any] | None, t: int | None) -> str | None:
-    """The rounding note as the text results carried before: ``t`` is the taker's side."""
-    if n is None or t is None:
+def _note_json(note: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a rounding note (its lists too): the result's own stays as it was."""
+    if note is None:
         return None
-    r = n["raw"]
-    p, o = r[t], r[1 - t]
-    if n["kind"] == "round10":
-        q = n["rounded"]
-        return f"round10: {p} -> {q[t]}, {o} -> {q[1 - t]}"
-    if n["kind"] == "bg_split":
-        sp = n["split"]
-        out = f"split({p}, {o}) = {sp[t]}/{sp[1 - t]}"
-        if n["problem_case"]:
-            out += " (problem case: the lower raw total rounds up)"
-        return out
-    out = f"R({p}+{o}) = R({p + o}) = {n['rounded_total']}"
-    return out + (f", x{n['multiplier']}" if n["multiplier"] > 1 else "")
+    return {k: [*v] if isinstance(v, list) else v for k, v in note.items()}
 
 
 def _set(tup: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
