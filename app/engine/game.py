@@ -26,7 +26,7 @@ from .actions import (
 )
 from .cards import RK, RQ, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
-from .play import BEATS, explain_illegal, legal_mask_top
+from .play import BEATS, illegal_reason, legal_mask_top
 from .scoring import DealFacts
 from .state import (
     DealLog,
@@ -300,7 +300,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     actor = state.to_act
     if phase is _PLAY:
         if seat is not None and seat != actor:
-            raise IllegalAction(f"not your turn: seat {actor} is to act")
+            raise _not_your_turn(actor)
         allowed = state._legal  # usually cached by legal_actions
         if allowed is None:
             allowed = legal_play_mask(state)
@@ -319,18 +319,20 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         if new.phase is not _PLAY:  # the deal just ended
             new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
         return new, events
-    if phase is Phase.MATCH_OVER:
-        raise IllegalAction("the match is over")
-    if phase is Phase.DEAL_OVER:
-        raise IllegalAction("the deal is over: the next deal must be dealt first")
+    if phase in _ENDS:
+        reason = _NO_CARD_PLAY[phase] if isinstance(action, Play) else None
+        if phase is Phase.MATCH_OVER:
+            raise IllegalAction("the match is over", reason)
+        raise IllegalAction("the deal is over: the next deal must be dealt first", reason)
     if seat is not None and seat != actor:
-        raise IllegalAction(f"not your turn: seat {actor} is to act")
+        raise _not_your_turn(actor)
     if not isinstance(action, ACTION_TYPES):
         raise InvalidAction("not an action")
     if phase is Phase.BIDDING:
         new = state.copy()
         if isinstance(action, (Play, Declare, Discard, Exchange)):
-            raise IllegalAction(f"{action.type}: the bidding is not over")
+            reason = _NO_CARD_PLAY[phase] if isinstance(action, Play) else None
+            raise IllegalAction(f"{action.type}: the bidding is not over", reason)
         events = new.rules.apply_bid(new, actor, action)
     elif phase is Phase.EXCHANGE:
         new = state.copy()
@@ -345,9 +347,6 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
 
 
 def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> list[Event]:
-    rules = state.rules
-    contract = state.contract
-    assert contract is not None
     if isinstance(action, Declare):
         if not _may_declare(state, seat):
             raise IllegalAction(_why_no_declare(state, seat))
@@ -361,27 +360,59 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
     if not isinstance(action, Play):
         raise IllegalAction(f"{action.type}: the bidding is over, play a card")
     card = action.card
-    hand = state.hands[seat]
     if not 0 <= card < 32:
         raise InvalidAction(f"not a card: {card!r}")
-    if not (hand >> card) & 1:
-        if any(card in p for p in state.piles):  # a face-down card (duel)
-            raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
-        raise IllegalAction(f"not in hand: {format_card(card)}")
     if not (allowed >> card) & 1:
-        raise IllegalAction(
-            explain_illegal(
-                hand,
-                [c for _, c in state.trick],
-                contract.trump,
-                _partner_master(state, seat),
-                rules.flags(contract),
-                card,
-            )
-        )
+        raise IllegalAction(*_refused_card(state, seat, card))
     if not state.tricks and not state.declared[seat]:
         return _first_card(state, seat, card, action.belote)
     return _play_card(state, seat, card, action.belote)
+
+
+def explain_illegal_card(state: State, seat: int, card: int) -> dict[str, Any] | None:
+    """Why ``seat`` may not play ``card`` now, as data (the ``reason`` ``apply`` would give
+    with its ``IllegalAction``), or None when the card is legal.  For a card a player tapped:
+    the codes are listed in docs/engine.md, "Why a card is refused"."""
+    if not 0 <= card < 32:
+        raise InvalidAction(f"not a card: {card!r}")
+    if not 0 <= seat < state.rules.players:
+        raise InvalidAction(f"no seat {seat!r}")
+    if state.phase is not _PLAY:
+        return _NO_CARD_PLAY[state.phase]
+    if seat != state.to_act:
+        return _not_your_turn(state.to_act).reason
+    if (legal_play_mask(state) >> card) & 1:
+        return None
+    return _refused_card(state, seat, card)[1]
+
+
+_NO_CARD_PLAY = {phase: {"code": "no_card_play", "phase": phase.value} for phase in Phase}
+
+
+def _not_your_turn(actor: int) -> IllegalAction:
+    return IllegalAction(
+        f"not your turn: seat {actor} is to act", {"code": "not_your_turn", "seat": actor}
+    )
+
+
+def _refused_card(state: State, seat: int, card: int) -> tuple[str, dict[str, Any]]:
+    """The message and reason refusing ``card`` (not legal) to ``seat``, the seat to act."""
+    hand = state.hands[seat]
+    name = format_card(card)
+    if not (hand >> card) & 1:
+        if any(card in p for p in state.piles):  # a face-down card (duel)
+            return f"{name} is face down and cannot be played", {"code": "face_down", "card": name}
+        return f"not in hand: {name}", {"code": "not_in_hand", "card": name}
+    contract = state.contract
+    assert contract is not None
+    return illegal_reason(
+        hand,
+        [c for _, c in state.trick],
+        contract.trump,
+        _partner_master(state, seat),
+        state.rules.flags(contract),
+        card,
+    )
 
 
 def _first_card(state: State, seat: int, card: int, flagged: bool = False) -> list[Event]:
@@ -469,9 +500,12 @@ def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
     first = _belote_first(state, seat, card)
     auto = state.rules.options.get("auto_belote", True)
     if flagged and (auto or not first):
+        name = format_card(card)
         if auto:
-            raise IllegalAction("belote: belote is announced automatically")
-        raise IllegalAction(f"belote: {format_card(card)} cannot make belote now")
+            reason = {"code": "belote_automatic", "card": name}
+            raise IllegalAction("belote: belote is announced automatically", reason)
+        reason = {"code": "no_belote", "card": name}
+        raise IllegalAction(f"belote: {name} cannot make belote now", reason)
     if first and (auto or flagged):
         state.belote_open = _set(state.belote_open, seat, state.belote_open[seat] | (1 << suit))
         return [Event("belote", {"seat": seat, "stage": "belote", "suit": "CDHS"[suit]})]

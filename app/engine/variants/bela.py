@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..actions import PASS, Action, Bid, Discard, Exchange, Pass
+from ..actions import PASS, Action, Bid, Discard, Exchange, Pass, Play
 from ..cards import R7, cards_of, format_card, format_mask
 from ..errors import IllegalAction, InvalidAction
 from ..scoring import FAILED, HANGING, MADE, DealScore, ScoreWork
@@ -136,7 +136,9 @@ class BelaRules(Rules):
             took = {"seat": seat, "card": format_card(seven), "took": format_card(old)}
             events.append(Event("exchanged", took))
         elif not isinstance(action, Pass):
-            raise IllegalAction(f"{action.type}: exchange the seven or pass first")
+            raise IllegalAction(
+                f"{action.type}: exchange the seven or pass first", _no_play(action)
+            )
         else:
             events.append(Event("exchange_declined", {"seat": seat}))
         return events + _pick_up_talons(state)
@@ -147,7 +149,8 @@ class BelaRules(Rules):
 
     def apply_discard(self, state: State, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, Discard):
-            raise IllegalAction(f"{action.type}: the caller must discard two cards first")
+            message = f"{action.type}: the caller must discard two cards first"
+            raise IllegalAction(message, _no_play(action, Phase.DISCARD))
         hand = state.hands[seat]
         if action.cards.bit_count() != 2:
             raise InvalidAction("discard needs exactly two cards")
@@ -217,6 +220,11 @@ def _exchange_holder(state: State) -> int:
         if (state.hands[seat] >> seven) & 1:
             return seat
     return -1
+
+
+def _no_play(action: Action, phase: Phase = Phase.EXCHANGE) -> dict[str, Any] | None:
+    """The reason refusing a card before the card play (game.explain_illegal_card's)."""
+    return {"code": "no_card_play", "phase": phase.value} if isinstance(action, Play) else None
 
 
 def _d17_shares(amount: int, caller: int, own: list[int]) -> tuple[int, ...]:
