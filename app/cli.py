@@ -5,12 +5,15 @@ where ``register(subparsers)`` adds one subparser and calls ``set_defaults(func=
 receives the parsed ``argparse.Namespace`` and returns an exit code.
 
 Other packages add theirs through ``PLUGIN_MODULES``: a module listed there that can be imported
-must define ``register(subparsers)`` and may add several subcommands. The engine team's
-``app.engine.cli`` is expected to add:
+must define ``register(subparsers)`` and may add several subcommands:
 
-- ``atout record ...``  validate / replay / dump belote-record files
-- ``atout bench engine`` time random full deals (``make bench``)
-- ``atout arena ...``   play bots against each other
+- ``app.engine.cli``  ``atout record ...`` (validate, replay, generate records) and
+  ``atout bench engine`` (random full deals per second, ``make bench``)
+- ``app.bots.cli``    ``atout arena ...`` (bot levels against each other)
+- ``app.bench``       the developer tools under ``atout bench`` (``load``, ``tune``)
+- ``app.rooms.bench`` ``atout bench publish`` (a room's cost per version)
+
+The dependency goes one way: this module imports the plugins, no product package imports it.
 
 A plugin module that does not exist (yet) is skipped; one that exists but fails to import is an
 error, so that a bug there is not silently hidden.
@@ -27,6 +30,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app import __version__
+from app.bench import bench_parsers
+
+__all__ = ["bench_parsers", "build_parser", "main"]  # bench_parsers: for app.rooms.bench
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 Register = Callable[[SubParsers], None]
@@ -34,7 +40,7 @@ Register = Callable[[SubParsers], None]
 PLUGIN_MODULES: tuple[str, ...] = (
     "app.engine.cli",
     "app.bots.cli",
-    "app.web.loadbench",
+    "app.bench",
     "app.rooms.bench",
 )
 
@@ -44,7 +50,7 @@ def _error(message: str) -> int:
     return 1
 
 
-def _serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from app.persistence.db import DatabaseUnavailable, check_database
@@ -83,20 +89,6 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_parsers(subparsers: SubParsers) -> Any:
-    """The subcommands of ``atout bench`` (made here if no plugin made ``bench`` yet), for a
-    plugin adding its own benchmark: ``bench_parsers(subparsers).add_parser("name", ...)``."""
-    bench = subparsers.choices.get("bench")
-    if bench is None:
-        bench = subparsers.add_parser("bench", help="benchmarks")
-        bench.add_subparsers(dest="bench_command", required=True)
-    return next(
-        action
-        for action in bench._actions  # argparse keeps its subparsers action there
-        if isinstance(action, argparse._SubParsersAction)
-    )
-
-
 def register_serve(subparsers: SubParsers) -> None:
     parser = subparsers.add_parser(
         "serve",
@@ -105,7 +97,7 @@ def register_serve(subparsers: SubParsers) -> None:
     )
     parser.add_argument("--host", help="address to listen on (default: ATOUT_HOST or 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (default: ATOUT_PORT or 8000)")
-    parser.set_defaults(func=_serve)
+    parser.set_defaults(func=cmd_serve)
 
 
 COMMANDS: list[tuple[str, Register]] = [

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from app import __version__, metrics
+from app.dependencies import engine_of
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
 from app.settings import Settings, get_settings
@@ -47,7 +48,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             "event": "startup",
             "version": __version__,
             "database": describe_url(settings.database_url),
-            "public_base_url": settings.public_base_url,
+            "public_base_url": settings.public_base_url or None,  # None: each request's own
         },
     )
     try:
@@ -73,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         """200 when the database answers ``SELECT 1``, 503 otherwise."""
         try:
-            await asyncio.wait_for(ping(request.app.state.engine), HEALTH_TIMEOUT_SECONDS)
+            await asyncio.wait_for(ping(engine_of(request)), HEALTH_TIMEOUT_SECONDS)
         except Exception as exc:
             log.warning(
                 "health check failed: database unavailable",

@@ -34,13 +34,17 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description=(
-            "Extra origins allowed to open WebSockets and call the API (comma-separated). "
-            "Empty means: the origin of public_base_url and the request's own Host only."
+            "Extra origins allowed to open WebSockets (comma-separated). Empty means: the "
+            "origin of public_base_url (when set) and the request's own Host only."
         ),
     )
     public_base_url: str = Field(
-        default="http://127.0.0.1:8000",
-        description="The URL players use to reach this server; used in invitation links.",
+        default="",
+        description=(
+            "The URL players use to reach this server, e.g. https://belote.example.org; used "
+            "in game and invitation links. Empty (the default): each link follows the host "
+            "and port its request was made to."
+        ),
     )
     log_level: str = Field(default="INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG.")
     bot_delay_ms: int = Field(
@@ -104,6 +108,16 @@ class Settings(BaseSettings):
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:
         return value.strip().rstrip("/")
+
+    def base_url(self, request_base_url: str) -> str:
+        """The base of absolute links for a request made to ``request_base_url`` (what the
+        browser used, e.g. ``http://127.0.0.1:8741/``): ``public_base_url`` when it is set,
+        that request's own scheme, host and port otherwise."""
+        return self.public_base_url or request_base_url.rstrip("/")
+
+    def game_url(self, game_id: str, request_base_url: str) -> str:
+        """The absolute link of a game for a request made to ``request_base_url``."""
+        return f"{self.base_url(request_base_url)}/g/{game_id}"
 
     @field_validator("log_level", mode="before")
     @classmethod

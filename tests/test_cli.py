@@ -57,7 +57,7 @@ def test_serve_with_an_invalid_setting_exits_1_with_one_line(tmp_path: Path) -> 
 def test_serve_is_registered_and_main_without_command_shows_help(capsys) -> None:
     parser = cli.build_parser()
     args = parser.parse_args(["serve", "--host", "0.0.0.0", "--port", "9999"])
-    assert args.func is cli._serve
+    assert args.func is cli.cmd_serve
     assert (args.host, args.port) == ("0.0.0.0", 9999)
     assert cli.main([]) == 2
     assert "serve" in capsys.readouterr().err

@@ -164,14 +164,155 @@ def test_messages_identical(name: str) -> None:
         assert expected["records"] == mine["records"], f"{name} seed {seed}: records differ"
 
 
+# ----------------------------------------------------------------- a room's commands
+#
+# Whole friends games through an in-process Room (tests/rooms/harness.py: recording listeners,
+# a commit queue that keeps its works): joins, a seat swap, refused commands of every kind,
+# repeated ids, a disconnection and a resume, consents and the rematch. For each step the test
+# hashes every text every listener received (``state``, ``update``, ``ack``, ``error``,
+# ``room``, ``rematch``) and the answers of ``join``/``swap_seats``; compared with
+# ``tests/data/golden/room.json``.
+
+GOLDEN_ROOM = GOLDEN.parent / "room.json"
+
+# (name, variant, players, options, seed, steps)
+ROOM_CONFIGS: list[tuple[str, str, int | None, dict[str, Any], int, int]] = [
+    ("classic", "classic", None, {"target": 501}, 21, 400),
+    ("coinche", "coinche", None, {"target": 501}, 22, 400),
+    ("bela3", "bela", 3, {"target": 501}, 23, 400),
+    ("duel", "duel", None, {}, 24, 300),
+]
+
+
+async def _room_script(
+    variant: str, players: int | None, options: dict[str, Any], seed: int, steps: int
+) -> list[str]:
+    from app.engine import action_to_json, current_player
+    from app.rooms import CommandError
+    from tests.rooms.harness import act, attach, make_room
+
+    rng = random.Random(seed)
+    room = make_room(variant, players, options=options, seed=seed)
+    n = room.players
+    listeners = [attach(room, 1), attach(room, 50)]  # the host, a spectator
+    watcher = listeners[1]
+    digests: list[str] = []
+    answers: list[bytes] = []
+
+    def snap(label: str) -> None:
+        parts = [label.encode(), *answers]
+        answers.clear()
+        for listener in listeners:
+            parts.append(f"{listener.identity_id}:{listener.seats}".encode())
+            parts.extend(t.encode() for t in listener.texts)
+            listener.texts.clear()
+        digests.append(_digest(parts))
+
+    async def refused(coro: Any) -> None:
+        try:
+            answers.append(orjson.dumps(await coro, option=orjson.OPT_SORT_KEYS))
+        except CommandError as exc:
+            answers.append(f"{exc.code}: {exc.message}".encode())
+
+    snap("attached")
+    await refused(room.swap_seats(2, [(0, 1)]))  # not the host
+    for identity in range(2, n + 1):
+        if identity == n and n >= 3:
+            await refused(room.swap_seats(1, [(1, n - 1)]))
+            await refused(room.swap_seats(1, [(0, 7)]))
+        joined = await room.join(identity, f"P{identity}")
+        answers.append(f"{joined.role} {joined.seats}".encode())
+        answers.append(orjson.dumps(joined.room, option=orjson.OPT_SORT_KEYS))
+        listeners.append(attach(room, identity))
+        snap(f"joined {identity}")
+    late = await room.join(60, "Late")
+    answers.append(f"{late.role} {late.seats}".encode())
+    await refused(room.swap_seats(1, [(0, 1)]))  # too late
+    snap("started")
+
+    def holder(seat: int) -> Any:
+        return next(x for x in listeners if seat in x.seats)
+
+    for i in range(steps):
+        state = room.state
+        assert state is not None
+        if state.phase is Phase.MATCH_OVER:
+            break
+        if room.consent_kind() == "next_deal":
+            await room.consent(watcher, "next_deal", f"w{i}")
+            for listener in listeners[2:] + listeners[:1]:
+                await room.consent(listener, "next_deal", f"n{i}")
+                await room.consent(listener, "rematch", f"r{i}")
+            snap(f"consent {i}")
+            continue
+        seat = current_player(state)
+        assert seat is not None
+        actor = holder(seat)
+        other = holder((seat + 1) % n)
+        v = room.version
+        k = i % 17
+        if k == 3:
+            await act(room, actor, f"s{i}", v - 1, {"type": "pass"})
+        elif k == 5:
+            await act(room, other, f"t{i}", v, {"type": "pass"})
+        elif k == 7:
+            await act(room, watcher, f"x{i}", v, {"type": "pass"})
+        elif k == 9:
+            await act(room, actor, f"i{i}", v, {"type": "play", "card": "7C"})
+            await act(room, actor, f"j{i}", v, {"type": "double"})
+        elif k == 11:
+            await act(room, actor, f"b{i}", v, {"type": "bid", "contract": "H", "value": 85})
+            await act(room, actor, f"d{i}", v, {"type": "play", "card": "ZZ"})
+        elif k == 13:
+            room.detach(other)
+            await act(room, actor, f"p{i}", v, {"type": "pass"})
+            room.attach(other)
+            room.resume(other, max(0, v - 3))
+            room.resume(other, v + 5)
+        await room.set_level(actor, "hard", f"l{i}")
+        action = action_to_json(rng.choice(legal_actions(state)))
+        await act(room, actor, f"c{i}", v, action)
+        if i % 11 == 0:
+            await act(room, actor, f"c{i}", v, action)  # the same id again
+        snap(f"step {i}")
+    await room.hint(listeners[0], "h")
+    if room.consent_kind() == "rematch":
+        await act(room, listeners[0], "over", room.version, {"type": "pass"})
+        for listener in [watcher, *listeners[2:], listeners[0]]:
+            await room.consent(listener, "rematch", "again")
+        snap("rematch")
+    answers.append(orjson.dumps(room.record(1), option=orjson.OPT_SORT_KEYS))
+    snap("end")
+    return digests
+
+
+def compute_room(name: str) -> list[str]:
+    import asyncio
+
+    _, variant, players, options, seed, steps = next(c for c in ROOM_CONFIGS if c[0] == name)
+    return asyncio.run(_room_script(variant, players, options, seed, steps))
+
+
+@pytest.mark.parametrize("name", [c[0] for c in ROOM_CONFIGS])
+def test_room_messages_identical(name: str) -> None:
+    golden = json.loads(GOLDEN_ROOM.read_text())[name]
+    got = compute_room(name)
+    for i, (a, b) in enumerate(zip(golden, got, strict=True)):
+        assert a == b, f"{name}: step {i} differs from the golden data"
+
+
 def main(argv: list[str]) -> int:
-    if argv != ["--write"]:
-        print("usage: python -m tests.test_golden --write", file=sys.stderr)
+    if argv not in (["--write"], ["--write-room"]):
+        print("usage: python -m tests.test_golden --write | --write-room", file=sys.stderr)
         return 2
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-    data = {c[0]: compute(c[0]) for c in CONFIGS}
-    GOLDEN.write_text(json.dumps(data, indent=0) + "\n")
-    print(f"wrote {GOLDEN}")
+    if argv == ["--write"]:
+        data = {c[0]: compute(c[0]) for c in CONFIGS}
+        GOLDEN.write_text(json.dumps(data, indent=0) + "\n")
+        print(f"wrote {GOLDEN}")
+    rooms = {c[0]: compute_room(c[0]) for c in ROOM_CONFIGS}
+    GOLDEN_ROOM.write_text(json.dumps(rooms, indent=0) + "\n")
+    print(f"wrote {GOLDEN_ROOM}")
     return 0
 
 

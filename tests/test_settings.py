@@ -19,7 +19,7 @@ def test_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch) -> None
     assert settings.host == "127.0.0.1"
     assert settings.port == 8000
     assert settings.allowed_origins == []
-    assert settings.public_base_url == "http://127.0.0.1:8000"
+    assert settings.public_base_url == ""  # links follow each request's own address
     assert settings.log_level == "INFO"
     assert settings.bot_delay_ms == 600
     assert settings.idle_room_seconds == 900
@@ -68,3 +68,21 @@ def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch, name: str, valu
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
+
+
+def test_unset_public_base_url_links_follow_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_atout_env(monkeypatch)
+    monkeypatch.setenv("ATOUT_PORT", "8741")
+    settings = Settings(_env_file=None)
+    assert settings.base_url("http://127.0.0.1:8741/") == "http://127.0.0.1:8741"
+    assert settings.game_url("abc", "http://belote.lan:8741/") == "http://belote.lan:8741/g/abc"
+    monkeypatch.setenv("ATOUT_PUBLIC_BASE_URL", "  ")  # blank is unset too
+    assert Settings(_env_file=None).base_url("https://x.example/") == "https://x.example"
+
+
+def test_a_set_public_base_url_wins_over_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_atout_env(monkeypatch)
+    monkeypatch.setenv("ATOUT_PUBLIC_BASE_URL", "https://belote.example.org/")
+    settings = Settings(_env_file=None)
+    assert settings.base_url("http://127.0.0.1:8741/") == "https://belote.example.org"
+    assert settings.game_url("abc", "http://127.0.0.1:8741/") == "https://belote.example.org/g/abc"

@@ -13,7 +13,8 @@ declarations it holds, and bid from that value:
 * bela: name the best suit when it clears the threshold (the forced dealer always
   names one); duel: the same from both face-up layouts.
 
-Hard: simulate the deal for each candidate contract (:func:`hard_bid`).
+Hard: simulate the deal for each candidate contract (``simbid.hard_bid``, which builds on
+this module; this module does not import it).
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ from functools import lru_cache
 from typing import Any
 
 from app.engine.actions import CAPOT, Bid, Double, Pass, Redouble, action_from_json, action_to_json
-from app.engine.cards import RK, RQ, SUIT_MASK, TRUMP_STRENGTH
+from app.engine.cards import RK, RQ, SUIT_MASK, TRUMP_STRENGTH, card_list
 from app.engine.declarations import auto_declaration, best_bulgarian, best_unified
 from app.engine.play import PlayFlags
 from app.engine.scoring import DealFacts, score_deal
 from app.engine.state import Contract
 from app.engine.variants.base import DENOM_TRUMP
 
-from .knowledge import Knowledge, bits
+from .knowledge import Knowledge
 from .valuation import expected_points, mean_points, spread
 
 SUITS = "CDHS"
@@ -229,7 +230,7 @@ def contract_ev(
     return ev
 
 
-def _standing(k: Knowledge) -> tuple[int, str | None, int | None, int]:
+def standing_bid(k: Knowledge) -> tuple[int, str | None, int | None, int]:
     """(holder, denom, value, multiplier) of the bid standing now, or (-1, None, None, 1)."""
     seat, denom, value, mult = -1, None, None, 1
     for s, a in k.bids:
@@ -272,7 +273,7 @@ def _partner_bonus(k: Knowledge, denom: str) -> float:
 
 def action_values(k: Knowledge) -> list[tuple[float, dict[str, Any]]]:
     """The medium bot's expected value of each legal bidding action."""
-    holder, sdenom, svalue, smult = _standing(k)
+    holder, sdenom, svalue, smult = standing_bid(k)
     out: list[tuple[float, dict[str, Any]]] = []
     cfg = config_of(k)
     standing_mean = 0.0
@@ -343,7 +344,7 @@ def choose_discard(hand: int, trump: int, points: tuple[int, ...]) -> int:
 def discard_scores(hand: int, trump: int, points: tuple[int, ...]) -> list[tuple[float, int]]:
     """(how good a discard it is, card) for each card of ``hand``, best first."""
     scores = []
-    for c in bits(hand):
+    for c in card_list(hand):
         s = c >> 3
         suit_cards = hand & SUIT_MASK[s]
         n = suit_cards.bit_count()
@@ -372,7 +373,7 @@ def discard(k: Knowledge, mask: int | None = None) -> dict[str, Any]:
     """The legal ``discard`` of the two cards of ``mask`` (default: :func:`choose_discard`)."""
     if mask is None:
         mask = choose_discard(k.hand, k.trump, k.points)
-    want = sorted(bits(mask))
+    want = sorted(card_list(mask))
     for a in k.legal:
         if a.get("type") == "discard":
             from app.engine.cards import parse_card
@@ -438,20 +439,6 @@ def _seat_value(k: Knowledge, hand: int, trump: int, seat: int) -> float:
 
 
 # ====================================================================== hard
-
-
-def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
-    """Simulate the deal for each candidate contract and take the best expectation.
-
-    Worlds are drawn consistent with the auction so far; in each, every candidate contract
-    (this seat or its side as taker; the current contract for passing; the current
-    contract doubled for a double) is played out by the rollout policy and scored exactly
-    as the engine scores it.  The medium bid is kept unless a candidate beats it by a
-    margin, which keeps the noisy estimates from chasing ghosts.
-    """
-    from .simbid import hard_bid_impl
-
-    return hard_bid_impl(k, rng, budget)
 
 
 @lru_cache(maxsize=200_000)
@@ -527,8 +514,8 @@ __all__ = [
     "discard",
     "exchange",
     "hand_value",
-    "hard_bid",
     "medium_bid",
     "score_outcome",
+    "standing_bid",
     "world_declarations",
 ]

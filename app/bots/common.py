@@ -1,17 +1,56 @@
-"""Helpers shared by the bot levels: tables, public voids, declarations and belote values,
-and turning a chosen card into one of the view's legal JSON actions."""
+"""Helpers shared by the bot levels: the choice of a move (``decide``), tables, public voids,
+declarations and belote values, and turning a chosen card into one of the view's legal JSON
+actions."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
-from app.engine.cards import CARRE_STRENGTH, RANKS, RK, RQ, format_card, parse_card
+from app.engine.cards import CARRE_STRENGTH, RANKS, RK, RQ, card_list, format_card, parse_card
 from app.engine.declarations import auto_declaration
 
+from . import bidding
 from .knowledge import Knowledge, mask_of_cards
 from .sim import Table
 
 DeclKey = tuple[int, int, int, int]
+Decision = Callable[[Knowledge, random.Random], dict[str, Any]]
+
+
+def first_legal(k: Knowledge, rng: random.Random) -> dict[str, Any]:
+    return dict(k.legal[0])
+
+
+def decide(
+    k: Knowledge,
+    rng: random.Random,
+    *,
+    card: Callable[[Knowledge, random.Random], int],
+    bid: Decision,
+    discard: Decision,
+    otherwise: Decision = first_legal,
+) -> dict[str, Any]:
+    """One move, the way every level makes it: the only legal action when there is one; in
+    card play the best declaration when one may be made, else the level's ``card``; the
+    level's ``bid`` and ``discard``; the bela exchange by the one rule all levels follow;
+    ``otherwise`` in any other phase."""
+    legal = k.legal
+    if len(legal) == 1:
+        return dict(legal[0])
+    if k.phase == "play":
+        decl = best_declare(k)
+        if decl is not None:
+            return decl
+        return play_action(k, card(k, rng))
+    if k.phase == "bidding":
+        return bid(k, rng)
+    if k.phase == "exchange":
+        return bidding.exchange(k)
+    if k.phase == "discard":
+        return discard(k, rng)
+    return otherwise(k, rng)
 
 
 def table_of(k: Knowledge) -> Table:
@@ -185,21 +224,12 @@ def best_declare(k: Knowledge) -> dict[str, Any] | None:
     if not options:
         return None
     best = auto_declaration(k.hand)
-    want = sorted(sorted(c) for c in ([format_card(x) for x in _cards(c.mask)] for c in best))
+    want = sorted(sorted(c) for c in ([format_card(x) for x in card_list(c.mask)] for c in best))
     for a in options:
         if sorted(sorted(c) for c in a["combos"]) == want:
             return dict(a)
     return max(options, key=lambda a: sum(len(c) for c in a["combos"]))
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def discard_points(k: Knowledge) -> int:
-    return sum(k.points[c] for c in _cards(mask_of_cards(k.view.get("discard") or [])))
+    return sum(k.points[c] for c in card_list(mask_of_cards(k.view.get("discard") or [])))

@@ -12,32 +12,24 @@ import random
 from typing import Any
 
 from app.engine.actions import Bid, Pass, action_from_json
-from app.engine.cards import R9, RJ, SUIT_MASK
+from app.engine.cards import R9, RJ, SUIT_MASK, card_list
 from app.engine.variants.base import DENOM_TRUMP
 
 from . import bidding
-from .common import best_declare, play_action, table_of
-from .knowledge import Knowledge, bits, read_view
+from .common import decide, table_of
+from .knowledge import Knowledge, read_view
 from .sim import beats
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    k = read_view(view)
-    legal = k.legal
-    if len(legal) == 1:
-        return dict(legal[0])
-    if k.phase == "play":
-        decl = best_declare(k)
-        if decl is not None:
-            return decl
-        return play_action(k, choose_card(k, rng))
-    if k.phase == "bidding":
-        return _bid(k, rng)
-    if k.phase == "exchange":
-        return bidding.exchange(k)
-    if k.phase == "discard":
-        return bidding.discard(k)
-    return dict(rng.choice(legal))
+    return decide(
+        read_view(view),
+        rng,
+        card=choose_card,
+        bid=_bid,
+        discard=lambda k, _rng: bidding.discard(k),
+        otherwise=lambda k, r: dict(r.choice(k.legal)),
+    )
 
 
 def _strong_in(hand: int, suit: int) -> bool:
@@ -67,7 +59,7 @@ def _bid(k: Knowledge, rng: random.Random) -> dict[str, Any]:
 
 def choose_card(k: Knowledge, rng: random.Random) -> int:
     legal = k.legal_cards()
-    cards = bits(legal)
+    cards = card_list(legal)
     if len(cards) == 1:
         return cards[0]
     t = table_of(k)

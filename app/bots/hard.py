@@ -21,20 +21,23 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.cards import card_list
+
 from . import medium
+from .bidding import bid_likelihood, discard, discard_scores
 from .common import (
     belote_points,
-    best_declare,
+    decide,
     declaration_points,
-    play_action,
     public_voids,
     seat_declarations,
     table_of,
 )
-from .knowledge import Knowledge, bits, read_view
+from .knowledge import Knowledge, read_view
 from .sampler import World, sample_world
 from .score import Scorer
 from .sim import Deal, Table, play_card, playout
+from .simbid import hard_bid
 from .solver import Budget, solve
 
 # Work units per decision.  Calibrated so that a decision takes ~100-150 ms on one core of
@@ -47,6 +50,8 @@ MIN_DEADLINE_S = 0.3
 MAX_DEADLINE_S = 0.9
 MEDIUM_BONUS = 0.75  # points added to the medium bot's card (tie-break towards sense)
 ROLLOUT_NUMBERS = 64
+
+ScorerKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # declarations, belote, extra
 
 
 @dataclass(slots=True)
@@ -70,22 +75,13 @@ def make_budget(budget_ms: float | None) -> Budgeter:
 def choose(
     view: dict[str, Any], rng: random.Random, budget_ms: float | None = None
 ) -> dict[str, Any]:
-    k = read_view(view)
-    legal = k.legal
-    if len(legal) == 1:
-        return dict(legal[0])
-    if k.phase == "play":
-        decl = best_declare(k)
-        if decl is not None:
-            return decl
-        return play_action(k, choose_card(k, rng, make_budget(budget_ms)))
-    if k.phase == "bidding":
-        from .bidding import hard_bid
-
-        return hard_bid(k, rng, make_budget(budget_ms))
-    if k.phase == "discard":
-        return choose_discard_hard(k, rng, make_budget(budget_ms))
-    return medium.choose_k(k, rng)
+    return decide(
+        read_view(view),
+        rng,
+        card=lambda k, r: choose_card(k, r, make_budget(budget_ms)),
+        bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms)),
+        discard=lambda k, r: choose_discard_hard(k, r, make_budget(budget_ms)),
+    )
 
 
 # ---------------------------------------------------------------------- bela 3p discard
@@ -101,8 +97,6 @@ def choose_discard_hard(k: Knowledge, rng: random.Random, budget: Budgeter) -> d
     in sampled worlds (same worlds and random numbers for all), and the medium choice is
     left only for a pair better by a margin plus one standard error.
     """
-    from .bidding import discard, discard_scores
-
     scored = discard_scores(k.hand, k.trump, k.points)
     value = {c: v for v, c in scored}
     cards = [c for _, c in scored]
@@ -121,7 +115,7 @@ def choose_discard_hard(k: Knowledge, rng: random.Random, budget: Budgeter) -> d
     assert k.contract is not None
     results: list[list[float]] = [[] for _ in candidates]
     worlds = 0
-    cache: dict[Any, Scorer] = {}
+    cache: dict[ScorerKey, Scorer] = {}
     voids = [0] * k.n
     while worlds < 300:
         w = sample_world(k, rng)
@@ -131,23 +125,10 @@ def choose_discard_hard(k: Knowledge, rng: random.Random, budget: Budgeter) -> d
             hands = w.hands[:]
             hands[k.seat] = k.hand & ~m
             extra = [0] * k.sides
-            extra[side] = sum(k.points[c] for c in bits(m))
+            extra[side] = sum(k.points[c] for c in card_list(m))
             decl = declaration_points(k, seat_declarations(k, hands))
             bel = belote_points(k, hands)
-            key = (decl, bel, tuple(extra))
-            sc = cache.get(key)
-            if sc is None:
-                sc = Scorer(
-                    k.variant,
-                    k.contract,
-                    k.side_of,
-                    k.total_tricks,
-                    decl,
-                    bel,
-                    tie_rule=k.rules.options.get("tie_rule", "fall"),
-                    extra=tuple(extra),
-                )
-                cache[key] = sc
+            sc = cached_scorer(k, cache, decl, bel, tuple(extra))
             d = Deal(hands, [], k.eldest, 0, [0] * k.n, [0] * k.n, k.total_tricks, voids[:])
             playout(d, table, rnd)
             budget.spend(k.total_tricks * k.n)
@@ -177,7 +158,7 @@ def world_deal(k: Knowledge, w: World, voids: list[int]) -> Deal:
     if k.variant == "duel":
         hands = [k.hand if s == k.seat else k.known[s] for s in range(k.n)]
         for j, slot in enumerate(k.slots):
-            downs = bits(w.assign[j])
+            downs = card_list(w.assign[j])
             for cover, down in zip(k.duel_covers[slot.owner], downs, strict=True):
                 reveal[cover] = down
                 owner[down] = slot.owner
@@ -201,7 +182,7 @@ def world_deal(k: Knowledge, w: World, voids: list[int]) -> Deal:
 
 
 def world_scorer(
-    k: Knowledge, w: World, cache: dict[Any, Scorer]
+    k: Knowledge, w: World, cache: dict[ScorerKey, Scorer]
 ) -> tuple[Scorer, tuple[int, ...]]:
     assert k.contract is not None
     hands = w.hands
@@ -218,11 +199,24 @@ def world_scorer(
         for j, slot in enumerate(k.slots):
             if slot.name == "discard":
                 discard = w.assign[j]
-        for c in bits(discard | (k.aside_known if k.contract.taker == k.seat else 0)):
+        for c in card_list(discard | (k.aside_known if k.contract.taker == k.seat else 0)):
             extra[taker_side] += k.points[c]
-    key = (decl, bel, tuple(extra))
+    return cached_scorer(k, cache, decl, bel, tuple(extra)), tuple(extra)
+
+
+def cached_scorer(
+    k: Knowledge,
+    cache: dict[ScorerKey, Scorer],
+    decl: tuple[int, ...],
+    bel: tuple[int, ...],
+    extra: tuple[int, ...],
+) -> Scorer:
+    """The deal's scoring for this contract given the declarations, belote and extra points
+    of a world (one ``Scorer`` per distinct triple in ``cache``, shared by a decision)."""
+    key = (decl, bel, extra)
     sc = cache.get(key)
     if sc is None:
+        assert k.contract is not None
         sc = Scorer(
             k.variant,
             k.contract,
@@ -231,10 +225,10 @@ def world_scorer(
             decl,
             bel,
             tie_rule=k.rules.options.get("tie_rule", "fall"),
-            extra=tuple(extra),
+            extra=extra,
         )
         cache[key] = sc
-    return sc, tuple(extra)
+    return sc
 
 
 def solve_threshold(k: Knowledge) -> int:
@@ -248,7 +242,7 @@ def solve_threshold(k: Knowledge) -> int:
 
 def choose_card(k: Knowledge, rng: random.Random, budget: Budgeter) -> int:
     legal_mask = k.legal_cards()
-    moves = bits(legal_mask)
+    moves = card_list(legal_mask)
     if len(moves) == 1:
         return moves[0]
     table = table_of(k)
@@ -285,14 +279,11 @@ def card_values(
     voids = public_voids(k)
     totals = {c: 0.0 for c in moves}
     worlds = 0
-    cache: dict[Any, Scorer] = {}
+    cache: dict[ScorerKey, Scorer] = {}
     cards_left = sum(k.hand_counts) + len(k.trick)
     if k.variant == "duel":
         cards_left += sum(len(c) for c in k.duel_covers)
     exact = cards_left <= solve_threshold(k)
-    likelihood = None
-    from .bidding import bid_likelihood
-
     likelihood = bid_likelihood
     max_nodes = max(400, budget.units // 6)
     allies = 0

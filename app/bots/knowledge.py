@@ -23,6 +23,7 @@ from app.engine.cards import (
     RQ,
     SUIT_MASK,
     TRUMP_STRENGTH,
+    card_list,
     parse_card,
 )
 from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask, trick_winner_index
@@ -46,16 +47,6 @@ def mask_of_cards(cards: list[str]) -> int:
     for text in cards:
         m |= 1 << parse_card(text)
     return m
-
-
-def bits(mask: int) -> list[int]:
-    """The cards of ``mask`` in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(slots=True)
@@ -179,7 +170,7 @@ class Knowledge:
         out = self.outside() & SUIT_MASK[suit]
         strength = self.strength(card)
         order = TRUMP_STRENGTH if self.trump_order(suit) else PLAIN_STRENGTH
-        return all(order[c & 7] < strength for c in bits(out))
+        return all(order[c & 7] < strength for c in card_list(out))
 
     def could_hold(self, seat: int) -> int:
         """Cards ``seat`` may hold now, as far as this seat can tell."""
@@ -362,7 +353,7 @@ def _excluded_by(
         partner_master = w == (seat + 2) % 4
     out = 0
     bit_p = 1 << card
-    for c in bits(candidates & ~bit_p):
+    for c in card_list(candidates & ~bit_p):
         if not (legal_mask(bit_p | (1 << c), before, k.trump, partner_master, k.flags) & bit_p):
             out |= 1 << c
     return out
@@ -525,7 +516,6 @@ __all__ = [
     "PastTrick",
     "SeqConstraint",
     "Slot",
-    "bits",
     "mask_of_cards",
     "read_view",
 ]

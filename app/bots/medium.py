@@ -19,35 +19,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.engine.cards import SUIT_MASK
+from app.engine.cards import SUIT_MASK, card_list
 
-from .common import best_declare, play_action, table_of
-from .knowledge import Knowledge, bits, read_view
+from . import bidding
+from .common import decide, table_of
+from .knowledge import Knowledge, read_view
 from .sim import Table, beats, cheapest, strongest, weakest
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    return choose_k(read_view(view), rng)
-
-
-def choose_k(k: Knowledge, rng: random.Random) -> dict[str, Any]:
-    from . import bidding
-
-    legal = k.legal
-    if len(legal) == 1:
-        return dict(legal[0])
-    if k.phase == "play":
-        decl = best_declare(k)
-        if decl is not None:
-            return decl
-        return play_action(k, choose_card(k, rng))
-    if k.phase == "bidding":
-        return bidding.medium_bid(k, rng)
-    if k.phase == "exchange":
-        return bidding.exchange(k)
-    if k.phase == "discard":
-        return bidding.discard(k)
-    return dict(legal[0])
+    return decide(
+        read_view(view),
+        rng,
+        card=choose_card,
+        bid=bidding.medium_bid,
+        discard=lambda k, _rng: bidding.discard(k),
+    )
 
 
 # ---------------------------------------------------------------------- helpers
@@ -185,7 +172,7 @@ def _lead(f: Facts, legal: int, rng: random.Random) -> int:
 def _low_trump(f: Facts, trumps: int) -> int:
     """A small trump, keeping the 9 when the jack is still out (and the jack itself)."""
     t = f.t
-    cs = sorted(bits(trumps), key=lambda c: t.strength[c])
+    cs = sorted(card_list(trumps), key=lambda c: t.strength[c])
     for c in cs:
         if f.is_master(c):
             continue
@@ -240,13 +227,13 @@ def _follow(f: Facts, legal: int) -> int:
         # the partner may be overtaken: secure the trick if a card of ours can
         secure_winners = [
             c
-            for c in bits(legal)
+            for c in card_list(legal)
             if beats(c, best, t) and _secure_with(f, c, led) and not (f.tm >> c) & 1
         ]
         if secure_winners and trick_pts + max(t.points[c] for c in secure_winners) >= 10:
             return min(secure_winners, key=lambda c: t.strength[c])
         return _discard(f, legal)
-    winners = [c for c in bits(legal) if beats(c, best, t)]
+    winners = [c for c in card_list(legal) if beats(c, best, t)]
     if winners:
         wmask = 0
         for c in winners:
@@ -278,7 +265,7 @@ def _throw_points(f: Facts, legal: int, best: int) -> int:
     t = f.t
     k = f.k
     best_c, best_v = -1, -1e9
-    for c in bits(legal):
+    for c in card_list(legal):
         v = 2.0 * t.points[c]
         is_trump = (f.tm >> c) & 1
         if is_trump and (k.trick[0][1] >> 3) != k.trump:
@@ -302,7 +289,7 @@ def _discard(f: Facts, legal: int) -> int:
     t = f.t
     best_c, best_v = -1, 1e9
     hand = f.hand
-    for c in bits(legal):
+    for c in card_list(legal):
         v = float(t.value[c])
         s = c >> 3
         sc = hand & SUIT_MASK[s]

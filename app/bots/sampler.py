@@ -17,9 +17,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.engine.cards import card_list
 from app.engine.declarations import auto_declaration
 
-from .knowledge import Knowledge, bits
+from .knowledge import Knowledge
 
 
 @dataclass(slots=True)
@@ -62,7 +63,7 @@ def place(k: Knowledge, rng: random.Random, tries: int = 40) -> World:
                 cap[j] -= need.bit_count()
                 taken |= need
                 excl[j] |= neighbours & hidden
-        cards = bits(hidden & ~taken)
+        cards = card_list(hidden & ~taken)
         rng.shuffle(cards)
         elig = {c: [j for j in range(m) if not (excl[j] >> c) & 1] for c in cards}
         cards.sort(key=lambda c: len(elig[c]))

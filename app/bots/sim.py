@@ -24,26 +24,15 @@ from app.engine.cards import (
     PLAIN_STRENGTH,
     SUIT_MASK,
     TRUMP_STRENGTH,
+    card_list,
 )
 from app.engine.play import ALL_TRUMP, PlayFlags, legal_mask_top
 
 NOISE = 0.06  # share of random cards in the rollout policy
 
-BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-
 
 def low_card(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
-
-
-def cards_in(mask: int) -> list[int]:
-    out = []
-    for s in (0, 8, 16, 24):
-        b = (mask >> s) & 255
-        if b:
-            for i in BITS[b]:
-                out.append(s + i)
-    return out
 
 
 class Table:
@@ -224,7 +213,7 @@ def policy_card(
     if allowed & (allowed - 1) == 0:
         return low_card(allowed)
     if r < NOISE:  # a little noise keeps playouts from being all alike
-        cs = cards_in(allowed)
+        cs = card_list(allowed)
         return cs[int(r / NOISE * len(cs))]
     hand = d.hands[seat]
     trick = d.trick
@@ -257,7 +246,7 @@ def policy_card(
             best_c = -1
             best_v = -999
             trump_led = trick[0] >> 3 == t.trump
-            for c in cards_in(allowed):
+            for c in card_list(allowed):
                 p = t.points[c]
                 v = p * 2
                 if (tm >> c) & 1:
@@ -289,7 +278,7 @@ def policy_card(
         # later players may still beat us: win with a master (or a trump on a plain lead)
         led = trick[0] >> 3
         masters = 0
-        for c in cards_in(winners):
+        for c in card_list(winners):
             if not (t.above[c] & outside):
                 masters |= 1 << c
         if masters:

@@ -21,22 +21,25 @@ import random
 from typing import Any
 
 from app.engine.actions import Bid, Double, Pass, Redouble, action_from_json
+from app.engine.cards import card_list
 from app.engine.state import Contract
 from app.engine.variants.base import DENOM_TRUMP, points_table
 
 from .bidding import (
     PASS_MARGIN,
     belote_in,
+    bid_likelihood,
     choose_discard,
     config_of,
     contract_ev,
     leads,
     medium_bid,
     score_outcome,
+    standing_bid,
     visible,
     world_declarations,
 )
-from .knowledge import Knowledge, bits
+from .knowledge import Knowledge
 from .sampler import sample_world
 from .sim import Deal, Table, playout
 from .valuation import expected_points, spread
@@ -48,24 +51,11 @@ WORLD_UNITS = 30
 MAX_WORLDS = 400
 
 
-def _current(k: Knowledge) -> tuple[int, str | None, int | None, int]:
-    """(holder, denom, value, multiplier) of the standing bid."""
-    seat, denom, value, mult = -1, None, None, 1
-    for s, a in k.bids:
-        if isinstance(a, Bid):
-            seat, denom, value, mult = s, a.contract, a.value, 1
-        elif isinstance(a, Double):
-            mult = 2
-        elif isinstance(a, Redouble):
-            mult = 4
-    return seat, denom, value, mult
-
-
 def _scenarios(
     k: Knowledge, also: dict[str, Any] | None = None
 ) -> list[tuple[dict[str, Any], str | None, int, int | None, int]]:
     """(action, denom, taker, value, multiplier) for each legal action worth simulating."""
-    holder, denom, value, mult = _current(k)
+    holder, denom, value, mult = standing_bid(k)
     out: list[tuple[dict[str, Any], str | None, int, int | None, int]] = []
     coinche_values: dict[str, list[int]] = {}
     for a in k.legal:
@@ -121,12 +111,12 @@ def _complete(
         if slot.name in ("hand", "talon"):
             hands[slot.owner] |= m
         elif slot.name == "stock":
-            stock = bits(m)
+            stock = card_list(m)
             rng.shuffle(stock)
         elif slot.name == "middle":
             middle = m
         elif slot.name == "down":
-            downs = bits(m)
+            downs = card_list(m)
             for cover, down in zip(k.duel_covers[slot.owner], downs, strict=True):
                 reveal[cover] = down
                 owner[down] = slot.owner
@@ -150,7 +140,7 @@ def _complete(
         pts = points_table(trump)
         drop = choose_discard(full, trump, pts)
         hands[taker] = full & ~drop
-        discard_pts = sum(pts[c] for c in bits(drop))
+        discard_pts = sum(pts[c] for c in card_list(drop))
     return hands, reveal, owner, discard_pts
 
 
@@ -256,13 +246,19 @@ def _table(k: Knowledge, denom: str, taker: int) -> Table:
     )
 
 
-def hard_bid_impl(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
+def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
+    """Simulate the deal for each candidate contract and take the best expectation.
+
+    Worlds are drawn consistent with the auction so far; in each, every candidate contract
+    (this seat or its side as taker; the current contract for passing; the current
+    contract doubled for a double) is played out by the rollout policy and scored exactly
+    as the engine scores it.  The medium bid is kept unless a candidate beats it by a
+    margin, which keeps the noisy estimates from chasing ghosts.
+    """
     fallback = medium_bid(k, rng)
     scenarios = _scenarios(k, fallback)
     if len(scenarios) <= 1:
         return fallback
-    from .bidding import bid_likelihood
-
     plays = sorted({(d, t) for _, d, t, _, _ in scenarios if d is not None})
     # passing with no contract standing: play out what the others would then name
     continues = k.variant in ("bela", "duel") or (

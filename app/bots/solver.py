@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.engine.cards import SUIT_MASK
+from app.engine.cards import SUIT_MASK, card_list
 
-from .sim import Deal, Table, allowed_cards, beats, cards_in, trick_best
+from .sim import Deal, Table, allowed_cards, beats, trick_best
 
 Evaluator = Callable[[tuple[int, ...], tuple[int, ...]], float]
 
@@ -67,14 +67,14 @@ def solve(
         for h in hands:
             out_cards |= h
         out_cards |= _trick_mask(trick) | hidden_down
-        cs = cards_in(legal)
+        cs = card_list(legal)
         keep = []
         for c in cs:
             suit_rest = out_cards & SUIT_MASK[c >> 3]
             # the next stronger card still out in this suit
             nxt = -1
             ns = 99
-            for o in cards_in(suit_rest):
+            for o in card_list(suit_rest):
                 so = strength[o]
                 if strength[c] < so < ns:
                     nxt, ns = o, so

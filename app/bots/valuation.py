@@ -2,7 +2,7 @@
 
 ``expected_points(config, hand, denom, ...)`` is a linear function of hand features
 (per denomination kind: a trump suit, no trumps, all trumps), with coefficients fitted
-offline by simulated deals (``python -m app.bots.tune``, results in
+offline by simulated deals (``atout bench tune``, results in
 ``valuation_coefs.py``).  A *config* names what the bidder sees and how the variant
 plays: e.g. ``"classic-6"`` is a classic turn-up bidder (5 cards and the turn-up it would
 receive), ``"bulgarian-5"`` a Bulgarian bidder on its first five cards.

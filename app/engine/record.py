@@ -5,7 +5,7 @@ Kept apart from the state machine, as python-chess keeps PGN apart from the boar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +152,22 @@ def replay(record: Any, on_step: Callable[[Step], None] | None = None) -> State:
     ``on_step`` sees every applied action.  Raises ``RecordSchemaError`` for a malformed
     record and ``RecordRuleError`` at the first deal and action that break a rule.
     """
+    last: State | None = None
+    for step, state in replayed_states(record):
+        last = state
+        if step is not None and on_step is not None:
+            on_step(step)
+    assert last is not None
+    return last
+
+
+def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
+    """Validate and replay a record lazily: ``(None, state)`` at each deal's start (the cards
+    as dealt), then ``(step, step.state)`` after each of its actions.
+
+    Raises as ``replay`` does, when the iteration reaches the first deal or action that
+    breaks a rule (a malformed record: at the first ``next``).
+    """
     validate_schema(record)
     deals = record["deals"]
     _require(bool(deals), "a record needs at least one deal")
@@ -177,6 +193,7 @@ def replay(record: Any, on_step: Callable[[Step], None] | None = None) -> State:
             if deal["dealer"] != expected:
                 raise RecordRuleError(i, None, f"dealer must be {expected}")
             state, _ = start_deal(state, deck=deck)
+        yield None, state
         for j, data in enumerate(deal["actions"]):
             if not in_deal(state):
                 raise RecordRuleError(i, j, "the deal is over")
@@ -187,10 +204,7 @@ def replay(record: Any, on_step: Callable[[Step], None] | None = None) -> State:
                 state, events = apply(state, action_from_json(data), seat)
             except (IllegalAction, InvalidAction) as exc:
                 raise RecordRuleError(i, j, f"seat {seat}: {exc}") from None
-            if on_step is not None:
-                on_step(Step(i, j, seat, state, events))
-    assert state is not None
-    return state
+            yield Step(i, j, seat, state, events), state
 
 
 def summary(state: State) -> dict[str, Any]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import Depends, Request
 from sqlalchemy import MetaData, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
@@ -80,7 +78,7 @@ def sqlite_file(url: str | URL) -> Path | None:
     return Path(database)
 
 
-def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
+def set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         for pragma in SQLITE_PRAGMAS:
@@ -103,7 +101,7 @@ def create_engine_from_url(url: str | URL, **kwargs: Any) -> AsyncEngine:
     kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
-        event.listen(engine.sync_engine, "connect", _set_sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", set_sqlite_pragmas)
     return engine
 
 
@@ -190,13 +188,3 @@ async def check_database(url: str, *, timeout: float = 15.0) -> None:
     """Like open_database, then close again: used before starting the server."""
     engine = await open_database(url, timeout=timeout)
     await engine.dispose()
-
-
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one session per request, closed afterwards (commit is explicit)."""
-    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    async with sessionmaker() as session:
-        yield session
-
-
-SessionDep = Annotated[AsyncSession, Depends(get_session)]

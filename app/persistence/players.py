@@ -10,7 +10,7 @@ same functions with ``AsyncSession.run_sync``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -116,24 +116,12 @@ class HistoryGame:
     finished_at: datetime
 
 
+RESULT_COLUMNS = tuple(f.name for f in fields(ResultRow))  # the same names on PlayerResult
+
+
 def _result_row(r: PlayerResult) -> ResultRow:
-    return ResultRow(
-        game_id=r.game_id,
-        part=r.part,
-        seat=r.seat,
-        identity_id=r.identity_id,
-        family=r.family,
-        mode=r.mode,
-        won=r.won,
-        left_early=r.left_early,
-        deals_won=r.deals_won,
-        tricks_won=r.tricks_won,
-        xp=r.xp,
-        xp_detail=dict(r.xp_detail or {}),
-        rating_before=r.rating_before,
-        rating_after=r.rating_after,
-        created_at=r.created_at,
-    )
+    row = ResultRow(**{name: getattr(r, name) for name in RESULT_COLUMNS})
+    return replace(row, xp_detail=dict(r.xp_detail or {}))
 
 
 # --------------------------------------------------------------------------- reads
@@ -296,6 +284,16 @@ def history(session: Session, identity_id: int, limit: int = 50) -> list[History
     return out
 
 
+def seat_kinds(session: Session, game_id: str) -> list[tuple[str, str | None]]:
+    """``(kind, bot_level)`` of each seat of a stored game, by seat (empty: no such game)."""
+    rows = session.execute(
+        select(GameSeat.kind, GameSeat.bot_level)
+        .where(GameSeat.game_id == game_id)
+        .order_by(GameSeat.seat)
+    ).all()
+    return [(kind, level) for kind, level in rows]
+
+
 def leavers(session: Session, game_id: str) -> list[LeaverRow]:
     rows = (
         (session.execute(select(GameLeaver).where(GameLeaver.game_id == game_id))).scalars().all()
@@ -318,25 +316,8 @@ def is_awarded(session: Session, game_id: str, part: int) -> bool:
 def add_results(session: Session, rows: Sequence[ResultRow]) -> None:
     now = utcnow()
     for r in rows:
-        session.add(
-            PlayerResult(
-                game_id=r.game_id,
-                part=r.part,
-                seat=r.seat,
-                identity_id=r.identity_id,
-                family=r.family,
-                mode=r.mode,
-                won=r.won,
-                left_early=r.left_early,
-                deals_won=r.deals_won,
-                tricks_won=r.tricks_won,
-                xp=r.xp,
-                xp_detail=r.xp_detail,
-                rating_before=r.rating_before,
-                rating_after=r.rating_after,
-                created_at=now,
-            )
-        )
+        values = {name: getattr(r, name) for name in RESULT_COLUMNS}
+        session.add(PlayerResult(**{**values, "created_at": now}))
     session.flush()
 
 

@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
 from app.metrics import COMMITS
-from app.persistence.db import _set_sqlite_pragmas
+from app.persistence.db import set_sqlite_pragmas
 
 T = TypeVar("T")
 Work = Callable[[Session], Any]
@@ -124,7 +124,7 @@ class CommitQueue:
         if self._sqlite:
             url = self._engine.url.set(drivername="sqlite")
             self._sync_engine = create_engine(url)
-            event.listen(self._sync_engine, "connect", _set_sqlite_pragmas)
+            event.listen(self._sync_engine, "connect", set_sqlite_pragmas)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="atout-writer")
         self._task = asyncio.create_task(self._run(), name="atout-writer")
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine import Event, Phase, State, action_from_json, apply, new_match, start_deal
-from app.engine.cards import format_card, format_mask, parse_card
-from app.engine.record import replay
+from app.bots import LEVELS
+from app.engine import Event, Phase, State
+from app.engine.cards import format_card, format_mask
+from app.engine.record import replayed_states
 from app.engine.views import spectator_view
 
 # what a frame copies from the engine's public view
@@ -81,43 +82,63 @@ def _names(record: dict[str, Any], players: int) -> list[str | None]:
     return out
 
 
+def seats_in_meta(record: dict[str, Any], players: int) -> list[dict[str, Any]] | None:
+    """The seats a record says it was played by, ``meta.seats``: one ``{"kind": "human"|"bot",
+    "level"}`` per seat (a bot's level one of the bots' levels, or null). None when the record
+    does not say, or says it in another shape (``meta`` is free-form, RULES.md §12)."""
+    meta = record.get("meta")
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    if not isinstance(seats, list) or len(seats) != players:
+        return None
+    out: list[dict[str, Any]] = []
+    for seat in seats:
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
+            return None
+        level = seat.get("level") if seat["kind"] == "bot" else None
+        out.append({"kind": seat["kind"], "level": level if level in LEVELS else None})
+    return out
+
+
+def game_id_in_meta(record: dict[str, Any]) -> str | None:
+    """``meta.game_id``: the game of the server that exported the record, if it says."""
+    meta = record.get("meta")
+    game_id = meta.get("game_id") if isinstance(meta, dict) else None
+    if isinstance(game_id, str) and 0 < len(game_id) <= 64:
+        return game_id
+    return None
+
+
 def replay_frames(record: Any) -> dict[str, Any]:
     """The viewer's frames for ``record``; raises the engine's record errors when invalid."""
-    final = replay(record)  # validates: the first bad deal/action gives the one-line reason
-    rules = final.rules
+    deals: list[tuple[list[dict[str, Any]], dict[str, Any] | None]] = []  # (frames, result)
+    ends: list[State] = []  # each deal's last state
+    for step, state in replayed_states(record):
+        if step is None:  # a deal starts: the cards as dealt
+            deals.append(([_frame(state, [], None, None)], None))
+            ends.append(state)
+            continue
+        data = record["deals"][step.deal]["actions"][step.index]
+        action = {k: v for k, v in data.items() if k != "seat"}
+        frame = _frame(state, step.events, step.seat, action)
+        frames, result = deals[-1]
+        frames.append(frame)
+        deals[-1] = (frames, frame.get("result", result))
+        ends[-1] = state
     deals_out: list[dict[str, Any]] = []
-    state: State | None = None
-    for number, deal in enumerate(record["deals"]):
-        deck = [parse_card(c) for c in deal["deck"]]
-        if state is None:
-            state = new_match(
-                record["variant"],
-                record["players"],
-                record.get("options", {}),
-                first_dealer=record["first_dealer"],
-                deck=deck,
-            )
-        else:
-            state, _ = start_deal(state, deck=deck)
-        frames = [_frame(state, [], None, None)]
-        result = None
-        for data in deal["actions"]:
-            seat = data["seat"]
-            state, events = apply(state, action_from_json(data), seat)
-            frame = _frame(state, events, seat, {k: v for k, v in data.items() if k != "seat"})
-            result = frame.get("result", result)
-            frames.append(frame)
-        finished = state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER)
+    for number, ((frames, result), end) in enumerate(zip(deals, ends, strict=True)):
+        finished = end.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER)
         deals_out.append(
             {
                 "number": number,
-                "dealer": deal["dealer"],
+                "dealer": record["deals"][number]["dealer"],
                 "finished": finished,
-                "thrown_in": finished and state.results[-1].thrown_in,
+                "thrown_in": finished and end.results[-1].thrown_in,
                 "result": result,
                 "frames": frames,
             }
         )
+    final = ends[-1]
+    rules = final.rules
     return {
         "variant": rules.variant,
         "players": rules.players,

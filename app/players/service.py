@@ -1,7 +1,7 @@
 """What the profile, ranking, history and transfer pages ask for, as plain JSON-able dicts.
 
-Each function reads with a synchronous ``Session``: the web layer runs it with
-``persistence.players.read`` (``AsyncSession.run_sync``). Writes go through the writer.
+Each function reads with a synchronous ``Session``: the web layer runs it on the request's
+session (``SessionDep``) with ``AsyncSession.run_sync``. Writes go through the writer.
 """
 
 from __future__ import annotations

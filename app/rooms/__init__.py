@@ -4,17 +4,20 @@ Dependencies point inward: app/web uses this package; this package uses the engi
 entry point and app/persistence.
 """
 
+from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.manager import GameSpec, RoomManager, SeatSpec
-from app.rooms.messages import CommandError, RoomClosed
-from app.rooms.room import JoinResult, Listener, Room
+from app.rooms.model import JoinResult, Listener, Mode, Status
+from app.rooms.room import Room
 
 __all__ = [
     "CommandError",
     "GameSpec",
     "JoinResult",
     "Listener",
+    "Mode",
     "Room",
     "RoomClosed",
     "RoomManager",
     "SeatSpec",
+    "Status",
 ]

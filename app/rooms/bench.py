@@ -1,10 +1,10 @@
 """``atout bench publish``: what a room spends to send one version to its listeners.
 
 A random match of the variant is played through the engine first (not timed); then its states
-are handed, version after version, to ``Room._publish`` of a room with one listener per seat,
-exactly as the room does after a commit: the common view made from the previous one, each
-seat's changed fields, the events each listener may see, one JSON text per seats tuple. The
-listeners only count the bytes. Each round starts from fresh states (no view cached on them).
+are handed, version after version, to ``Room.publish`` of a room with one listener per seat,
+exactly as the room does after a commit (its publisher makes and sends the texts): the common
+view made from the previous one, each seat's changed fields, the events each listener may see,
+one JSON text per seats tuple. The listeners only count the bytes. Each round starts from fresh states (no view cached on them).
 
     atout bench publish --variant classic --versions 2000 --rounds 5
 """
@@ -69,7 +69,8 @@ def _versions(
 
 
 def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> tuple[float, int]:
-    from app.rooms.room import Room, Seat
+    from app.rooms.model import Mode, Seat, Status
+    from app.rooms.room import Room
 
     room = Room(
         services=None,  # type: ignore[arg-type]  # _publish uses no service
@@ -77,8 +78,8 @@ def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> t
         variant=variant,
         players=n,
         options={},
-        mode="friends",
-        status="playing",
+        mode=Mode.FRIENDS,
+        status=Status.PLAYING,
         spectators_allowed=True,
         host_id=1,
         seats=[Seat(seat, "human", seat + 1) for seat in range(n)],

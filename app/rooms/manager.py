@@ -28,18 +28,10 @@ from app.engine import InvalidAction, get_rules, new_match
 from app.persistence import repository as repo
 from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
-from app.rooms.messages import CommandError, RoomClosed
-from app.rooms.room import (
-    FINISHED,
-    MODES,
-    PLAYING,
-    WAITING,
-    JoinResult,
-    Room,
-    RoomServices,
-    Seat,
-    deck_strings,
-)
+from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.messages import iso_time
+from app.rooms.model import MODES, JoinResult, Mode, RoomServices, Seat, Status
+from app.rooms.room import Room, deck_strings
 from app.settings import Settings
 
 log = logging.getLogger("atout.rooms")
@@ -250,8 +242,8 @@ class RoomManager:
             variant=variant,
             players=players,
             options=options,
-            mode=spec.mode,
-            status=WAITING,
+            mode=Mode(spec.mode),
+            status=Status.WAITING,
             spectators_allowed=spectators,
             host_id=identity_id,
             seats=new_seats,
@@ -260,7 +252,7 @@ class RoomManager:
         deal = None
         if all(s.identity_id is not None for s in new_seats if s.kind == "human"):
             room.state = new_match(room.variant, players, options, rng=room.rng)
-            room.status = PLAYING
+            room.status = Status.PLAYING
             room.deals = 1
             room.version = 1
             deal = repo.DealRow(0, room.state.dealer, deck_strings(room.state))
@@ -270,7 +262,7 @@ class RoomManager:
             "players": players,
             "options": options,
             "mode": spec.mode,
-            "status": room.status,
+            "status": room.status.value,
             "spectators": spectators,
             "host_id": identity_id,
             "scores": None,
@@ -332,7 +324,7 @@ class RoomManager:
             room = self.rooms.get(game.id)
             if room is not None and not room.closed:
                 summary = room.summary(identity_id)
-                if room.status == FINISHED:
+                if room.status == Status.FINISHED:
                     continue
             else:
                 summary = self.summary_from_rows(game, seats, identity_id)
@@ -342,8 +334,6 @@ class RoomManager:
     def summary_from_rows(
         self, game: repo.GameRow, seats: list[repo.SeatRow], identity_id: int | None
     ) -> dict[str, Any]:
-        from app.rooms.room import _iso
-
         return {
             "game_id": game.id,
             "url": self.services.url(game.id),
@@ -363,15 +353,15 @@ class RoomManager:
                 }
                 for s in seats
             ],
-            "created_at": _iso(game.created_at),
-            "updated_at": _iso(game.updated_at),
+            "created_at": iso_time(game.created_at),
+            "updated_at": iso_time(game.updated_at),
             "scores": game.scores,
         }
 
     async def rename(self, identity_id: int, name: str) -> None:
         """A browser changed its name: its seats in loaded rooms follow (the DB already did)."""
         for room in list(self.rooms.values()):
-            if room.seats_of(identity_id) and room.status != FINISHED:
+            if room.seats_of(identity_id) and room.status != Status.FINISHED:
                 await room.rename(identity_id, name)
 
     def stats(self) -> dict[str, Any]:

@@ -1,18 +1,19 @@
 """The JSON API of docs/protocol.md (``/api/...``) and what the HTML pages ask the rooms.
 
 Errors are ``{"error": {"code", "message"}}`` with a 4xx status (``ApiError``). The pages use
-``page_access`` (join or reclaim a seat, or see whether the table is full) and ``RoomsDep``.
+``page_access`` (join or reclaim a seat, or see whether the table is full).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from app.dependencies import IdentitiesDep, RoomsDep, SettingsDep, rooms_of
 from app.rooms import CommandError, GameSpec, RoomManager, SeatSpec
 from app.rooms.room import JoinResult
 from app.web.identity import CurrentIdentity, IdentityDep, get_identity
@@ -39,14 +40,6 @@ def _from_command(exc: CommandError) -> ApiError:
     return ApiError(STATUS_OF.get(exc.code, 422), exc.code, exc.message)
 
 
-def get_rooms(request: Request) -> RoomManager:
-    rooms: RoomManager = request.app.state.rooms
-    return rooms
-
-
-RoomsDep = Annotated[RoomManager, Depends(get_rooms)]
-
-
 def _join_json(result: JoinResult) -> dict[str, Any]:
     return {"role": result.role, "seats": list(result.seats), "room": result.room}
 
@@ -66,7 +59,7 @@ async def list_games(rooms: RoomManager, identity: CurrentIdentity) -> dict[str,
 async def page_access(request: Request, game_id: str) -> str:
     """For ``/g/{id}``: join or reclaim, then ``ok`` (seat or spectator), ``full`` or ``missing``."""
     identity = await get_identity(request)
-    result = await join_game(get_rooms(request), game_id, identity)
+    result = await join_game(rooms_of(request), game_id, identity)
     if result is None:
         return "missing"
     return "full" if result.role == "full" else "ok"
@@ -84,9 +77,9 @@ async def me(identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
 
 @router.post("/me/name")
 async def set_name(
-    body: NameBody, identity: IdentityDep, request: Request, rooms: RoomsDep
+    body: NameBody, identity: IdentityDep, identities: IdentitiesDep, rooms: RoomsDep
 ) -> dict[str, Any]:
-    renamed = await request.app.state.identities.rename(identity, body.name)
+    renamed = await identities.rename(identity, body.name)
     await rooms.rename(identity.id, body.name)
     return {"name": renamed.name}
 
@@ -96,10 +89,15 @@ async def set_name(
 
 @router.post("/games", status_code=201)
 async def create_game(
-    body: CreateGameBody, identity: IdentityDep, request: Request, rooms: RoomsDep
+    body: CreateGameBody,
+    identity: IdentityDep,
+    identities: IdentitiesDep,
+    request: Request,
+    rooms: RoomsDep,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
     if body.name is not None and body.name != identity.name:
-        identity = await request.app.state.identities.rename(identity, body.name)
+        identity = await identities.rename(identity, body.name)
         await rooms.rename(identity.id, body.name)
     spec = GameSpec(
         variant=body.variant,
@@ -114,7 +112,8 @@ async def create_game(
         room = await rooms.create_game(identity.id, identity.name, spec)
     except CommandError as exc:
         raise _from_command(exc) from None
-    return {"game_id": room.game_id, "url": room.url, "seat": 0, "status": room.status}
+    url = settings.game_url(room.game_id, str(request.base_url))
+    return {"game_id": room.game_id, "url": url, "seat": 0, "status": room.status}
 
 
 async def _room_or_404(rooms: RoomManager, game_id: str) -> Any:
@@ -137,12 +136,12 @@ async def game_summary(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> 
 async def join(
     game_id: str,
     identity: IdentityDep,
-    request: Request,
+    identities: IdentitiesDep,
     rooms: RoomsDep,
     body: JoinBody | None = None,
 ) -> dict[str, Any]:
     if body is not None and body.name is not None and body.name != identity.name:
-        identity = await request.app.state.identities.rename(identity, body.name)
+        identity = await identities.rename(identity, body.name)
         await rooms.rename(identity.id, body.name)
     result = await join_game(rooms, game_id, identity)
     if result is None:

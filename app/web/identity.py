@@ -28,8 +28,10 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.dependencies import identities_of
 from app.persistence import repository as repo
 from app.persistence.writer import CommitQueue
 
@@ -162,14 +164,9 @@ class IdentityMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-def _identities(request: Any) -> Identities:
-    identities: Identities = request.app.state.identities
-    return identities
-
-
 async def get_identity(request: Request) -> CurrentIdentity:
     """FastAPI dependency: this browser's identity, created (and its cookie set) if new."""
-    identities = _identities(request)
+    identities = identities_of(request)
     found = await identities.find(request.cookies.get(COOKIE))
     if found is not None:
         return found
@@ -181,9 +178,9 @@ async def get_identity(request: Request) -> CurrentIdentity:
     return identity
 
 
-async def identity_from_cookie(connection: Any) -> CurrentIdentity | None:
+async def identity_from_cookie(connection: HTTPConnection) -> CurrentIdentity | None:
     """The identity of a WebSocket (or request) from its cookie; never creates one."""
-    return await _identities(connection).find(connection.cookies.get(COOKIE))
+    return await identities_of(connection).find(connection.cookies.get(COOKIE))
 
 
 IdentityDep = Annotated[CurrentIdentity, Depends(get_identity)]

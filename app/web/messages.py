@@ -21,6 +21,9 @@ from pydantic import (
     field_validator,
 )
 
+from app.engine import Action, Bid, Declare, Discard, Exchange, InvalidAction
+from app.engine.actions import CAPOT, DOUBLE, PASS, PLAYS, PLAYS_BELOTE, REDOUBLE
+from app.engine.cards import mask_of, parse_card
 from app.web.identity import clean_name
 
 MAX_FRAME_BYTES = 16 * 1024  # larger frames: error frame_too_large, then close 1009
@@ -39,18 +42,39 @@ class _Strict(BaseModel):
 
 
 # ----------------------------------------------------------------- engine actions (§12)
+#
+# Each model makes the engine's action itself (``to_engine``), once, when the room applies it:
+# what pydantic checked is not checked again from a dict. What only the engine's notation
+# knows (a card's name, a value's step of 10, a card named twice) raises ``InvalidAction``
+# with the engine's own words (``action_from_json``; tests/web/test_protocol.py compares them).
+
+
+def _card(value: str, where: str) -> int:
+    try:
+        return parse_card(value)
+    except ValueError:
+        raise InvalidAction(f"{where}: not a card: {value!r}") from None
 
 
 class PassAction(_Strict):
     type: Literal["pass"]
 
+    def to_engine(self) -> Action:
+        return PASS
+
 
 class DoubleAction(_Strict):
     type: Literal["double"]
 
+    def to_engine(self) -> Action:
+        return DOUBLE
+
 
 class RedoubleAction(_Strict):
     type: Literal["redouble"]
+
+    def to_engine(self) -> Action:
+        return REDOUBLE
 
 
 class BidAction(_Strict):
@@ -58,11 +82,25 @@ class BidAction(_Strict):
     contract: Literal["C", "D", "H", "S", "NT", "AT"]
     value: Annotated[StrictInt, Field(ge=80, le=160)] | Literal["capot"] | None = None
 
+    def to_engine(self) -> Action:
+        value = self.value
+        if value is None:
+            return Bid(self.contract)
+        if value == "capot":
+            return Bid(self.contract, CAPOT)
+        if value % 10:
+            raise InvalidAction('value must be 80, 90, ..., 160 or "capot"')
+        return Bid(self.contract, value)
+
 
 class PlayAction(_Strict):
     type: Literal["play"]
     card: Card
     belote: StrictBool | None = None
+
+    def to_engine(self) -> Action:
+        card = _card(self.card, "card")
+        return PLAYS_BELOTE[card] if self.belote else PLAYS[card]
 
 
 class DeclareAction(_Strict):
@@ -71,15 +109,33 @@ class DeclareAction(_Strict):
         list[Annotated[list[Card], Field(min_length=1, max_length=8)]], Field(max_length=8)
     ]
 
+    def to_engine(self) -> Action:
+        masks = []
+        for combo in self.combos:
+            cards = [_card(c, "combos") for c in combo]
+            if len(set(cards)) != len(cards):
+                raise InvalidAction("a combination names a card twice")
+            masks.append(mask_of(cards))
+        return Declare(tuple(masks))
+
 
 class ExchangeAction(_Strict):
     type: Literal["exchange"]
     card: Card
 
+    def to_engine(self) -> Action:
+        return Exchange(_card(self.card, "card"))
+
 
 class DiscardAction(_Strict):
     type: Literal["discard"]
     cards: Annotated[list[Card], Field(min_length=2, max_length=2)]
+
+    def to_engine(self) -> Action:
+        parsed = [_card(c, "cards") for c in self.cards]
+        if parsed[0] == parsed[1]:
+            raise InvalidAction("discard names the same card twice")
+        return Discard(mask_of(parsed))
 
 
 EngineAction = Annotated[

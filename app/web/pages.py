@@ -16,7 +16,9 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import __version__
+from app.dependencies import templates_of
 from app.engine import VARIANTS, get_rules
+from app.web.api import page_access
 from app.web.i18n import LANGUAGE_COOKIE, LANGUAGES, catalog, negotiate, translate
 
 router = APIRouter(include_in_schema=False)
@@ -116,24 +118,24 @@ def render(
         "t": t,
         "version": __version__,
         "variants": VARIANT_IDS,
-        "i18n_json": _script_json(client_catalog(language)),
+        "i18n_json": script_json(client_catalog(language)),
     }
     base.update(context or {})
-    templates = request.app.state.templates
+    templates = templates_of(request)
     response: HTMLResponse = templates.TemplateResponse(request, template, base, status_code=status)
     response.headers["Content-Language"] = language
     response.headers.setdefault("Vary", "Accept-Language, Cookie")
     return response
 
 
-def _script_json(data: Any) -> str:
+def script_json(data: Any) -> str:
     """JSON safe to put inside <script type="application/json">."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Response:
-    return render(request, "home.html", {"schema_json": _script_json(option_schema())})
+    return render(request, "home.html", {"schema_json": script_json(option_schema())})
 
 
 @router.get("/rules/{variant}", response_class=HTMLResponse)
@@ -154,21 +156,11 @@ async def table_page(request: Request, game_id: str) -> Response:
 
 
 async def _table_access(request: Request, game_id: str) -> str:
-    """``"ok"`` (a seat or a spectator place), ``"full"`` or ``"missing"``.
-
-    Asks the rooms layer when it provides ``page_access(app, request, game_id)``; until then
-    every game id opens the table page and the socket tells the rest.
-    """
+    """``"ok"`` (a seat or a spectator place), ``"full"`` or ``"missing"``: the page joins or
+    reclaims a seat as ``POST /api/games/{id}/join`` does."""
     if len(game_id) > 64 or not game_id.replace("-", "").replace("_", "").isalnum():
         return "missing"
-    try:
-        from app.web import api  # the server's HTTP layer (docs/protocol.md)
-    except ImportError:
-        return "ok"
-    access = getattr(api, "page_access", None)
-    if access is None:
-        return "ok"
-    return str(await access(request, game_id))
+    return await page_access(request, game_id)
 
 
 def install(app: FastAPI) -> None:

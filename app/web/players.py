@@ -19,17 +19,19 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.dependencies import IdentitiesDep, RoomsDep, SessionDep, WriterDep
 from app.engine.record import RecordRuleError, RecordSchemaError
 from app.persistence import players as store
 from app.persistence.repository import hash_token
 from app.players import service
-from app.players.frames import replay_frames
+from app.players.frames import game_id_in_meta, replay_frames, seats_in_meta
 from app.players.ratings import FAMILIES
 from app.rooms import CommandError, RoomManager
-from app.web.api import ApiError, RoomsDep
+from app.web.api import ApiError
 from app.web.identity import SCOPE_KEY, TOKEN_BYTES, IdentityDep
-from app.web.pages import _script_json, render
+from app.web.pages import render, script_json
 
 log = logging.getLogger("atout.players")
 
@@ -41,10 +43,6 @@ MAX_RECORD_DEALS = 400
 CLOSE_POLICY = 1008
 
 
-def _sessionmaker(request: Request) -> Any:
-    return request.app.state.sessionmaker
-
-
 class ClaimBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     code: str = Field(min_length=1, max_length=64)
@@ -54,51 +52,54 @@ class ClaimBody(BaseModel):
 
 
 @api.get("/me/profile")
-async def my_profile(identity: IdentityDep, request: Request) -> dict[str, Any]:
-    return await store.read(_sessionmaker(request), lambda s: service.profile_json(s, identity.id))
+async def my_profile(identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
+    return await session.run_sync(lambda s: service.profile_json(s, identity.id))
 
 
 @api.get("/me/history")
-async def my_history(identity: IdentityDep, request: Request) -> dict[str, Any]:
-    games = await store.read(_sessionmaker(request), lambda s: service.history_json(s, identity.id))
+async def my_history(identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
+    games = await session.run_sync(lambda s: service.history_json(s, identity.id))
     return {"games": games}
 
 
 @api.post("/me/transfer", status_code=201)
-async def create_transfer_code(identity: IdentityDep, request: Request) -> dict[str, Any]:
+async def create_transfer_code(identity: IdentityDep, writer: WriterDep) -> dict[str, Any]:
     """A one-time code that moves this browser's identity to another browser (24 hours)."""
     code = service.new_code()
     expires = service.code_expiry()
     raw = service.normalize_code(code)
     assert raw is not None
-    await request.app.state.writer.submit(
-        store.create_transfer_code(identity.id, service.hash_code(raw), expires)
-    )
+    await writer.submit(store.create_transfer_code(identity.id, service.hash_code(raw), expires))
     return {"code": code, "expires_at": service.iso(expires)}
 
 
 @api.post("/me/claim")
-async def claim_transfer_code(body: ClaimBody, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+async def claim_transfer_code(
+    body: ClaimBody,
+    request: Request,
+    rooms: RoomsDep,
+    writer: WriterDep,
+    identities: IdentitiesDep,
+    session: SessionDep,
+) -> dict[str, Any]:
     """Take the identity of a transfer code: this browser becomes that player; the browser
     that made the code gets a fresh identity on its next visit. A code works once."""
     raw = service.normalize_code(body.code)
     if raw is None:
         raise ApiError(422, "invalid_code", "a transfer code has 12 letters and digits")
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    identity_id = await request.app.state.writer.submit(
+    identity_id = await writer.submit(
         store.claim_transfer_code(service.hash_code(raw), hash_token(token))
     )
     if identity_id is None:
         raise ApiError(404, "invalid_code", "this code is unknown, expired or already used")
-    request.app.state.identities.forget(identity_id)
+    identities.forget(identity_id)
     holder = request.scope.get(SCOPE_KEY)
     if holder is not None:
         holder["token"] = token  # IdentityMiddleware sets the cookie
     _close_sockets_of(rooms, identity_id)
     log.info("identity moved", extra={"event": "identity_transferred", "identity": identity_id})
-    profile = await store.read(
-        _sessionmaker(request), lambda s: service.profile_json(s, identity_id)
-    )
+    profile = await session.run_sync(lambda s: service.profile_json(s, identity_id))
     return {"name": profile["name"], "progress": profile["progress"]}
 
 
@@ -114,21 +115,19 @@ def _close_sockets_of(rooms: RoomManager, identity_id: int) -> None:
 
 
 @api.get("/ranking/{family}")
-async def ranking(family: str, request: Request) -> dict[str, Any]:
+async def ranking(family: str, session: SessionDep) -> dict[str, Any]:
     if family not in FAMILIES:
         raise ApiError(404, "not_found", f"family must be one of {', '.join(FAMILIES)}")
-    return await store.read(_sessionmaker(request), lambda s: service.ranking_json(s, family))
+    return await session.run_sync(lambda s: service.ranking_json(s, family))
 
 
 # ---------------------------------------------------------------------------- games
 
 
 @api.get("/games/{game_id}/awards")
-async def game_awards(game_id: str, identity: IdentityDep, request: Request) -> dict[str, Any]:
+async def game_awards(game_id: str, identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
     """What this browser earned in this game (nothing until a match or duel game ends)."""
-    return await store.read(
-        _sessionmaker(request), lambda s: service.awards_json(s, game_id, identity.id)
-    )
+    return await session.run_sync(lambda s: service.awards_json(s, game_id, identity.id))
 
 
 @api.post("/games/{game_id}/leave")
@@ -176,9 +175,13 @@ async def replay_game(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> d
 
 
 @api.post("/replay")
-async def replay_import(request: Request) -> dict[str, Any]:
+async def replay_import(request: Request, session: SessionDep) -> dict[str, Any]:
     """Replay an imported ``belote-record/1`` (the JSON body) into viewer frames; an invalid
-    record gets the engine's one-line reason (``invalid_record``)."""
+    record gets the engine's one-line reason (``invalid_record``).
+
+    The frames' ``game.seats`` says which seats were computer players (and their level): from
+    the record's ``meta.seats``, or else from the stored game of its ``meta.game_id`` when that
+    game was played on this server. Absent when neither says."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_RECORD_BYTES:
         raise ApiError(413, "record_too_large", f"a record is at most {MAX_RECORD_BYTES} bytes")
@@ -193,22 +196,39 @@ async def replay_import(request: Request) -> dict[str, Any]:
     if isinstance(deals, list) and len(deals) > MAX_RECORD_DEALS:
         raise ApiError(422, "invalid_record", f"a record has at most {MAX_RECORD_DEALS} deals")
     try:
-        return await asyncio.to_thread(replay_frames, record)
+        frames = await asyncio.to_thread(replay_frames, record)
     except (RecordSchemaError, RecordRuleError) as exc:
         raise ApiError(422, "invalid_record", str(exc)[:300]) from None
+    seats = seats_in_meta(record, frames["players"]) or await _stored_seats(
+        session, game_id_in_meta(record), frames["players"]
+    )
+    if seats is not None:
+        frames["game"] = {"seats": seats}
+    return frames
+
+
+async def _stored_seats(
+    session: AsyncSession, game_id: str | None, players: int
+) -> list[dict[str, Any]] | None:
+    if game_id is None:
+        return None
+    kinds = await session.run_sync(lambda s: store.seat_kinds(s, game_id))
+    if len(kinds) != players:
+        return None
+    return [{"kind": kind, "level": level} for kind, level in kinds]
 
 
 # ---------------------------------------------------------------------------- pages
 
 
 @pages.get("/profile", response_class=HTMLResponse)
-async def profile_page(request: Request, identity: IdentityDep) -> Response:
+async def profile_page(request: Request, identity: IdentityDep, session: SessionDep) -> Response:
     def both(session: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return service.profile_json(session, identity.id), service.history_json(
             session, identity.id
         )
 
-    profile, games = await store.read(_sessionmaker(request), both)
+    profile, games = await session.run_sync(both)
     return render(
         request,
         "profile.html",
@@ -222,10 +242,12 @@ async def ranking_home() -> Response:
 
 
 @pages.get("/ranking/{family}", response_class=HTMLResponse)
-async def ranking_page(request: Request, family: str, identity: IdentityDep) -> Response:
+async def ranking_page(
+    request: Request, family: str, identity: IdentityDep, session: SessionDep
+) -> Response:
     if family not in FAMILIES:
         return render(request, "not_found.html", status=404)
-    data = await store.read(_sessionmaker(request), lambda s: service.ranking_json(s, family))
+    data = await session.run_sync(lambda s: service.ranking_json(s, family))
     rows: list[dict[str, Any]] = [{"kind": "player", **p} for p in data["players"]]
     for anchor in data["anchors"]:
         rows.append({"kind": "bot", **anchor})
@@ -247,7 +269,7 @@ async def ranking_page(request: Request, family: str, identity: IdentityDep) -> 
 
 @pages.get("/replay", response_class=HTMLResponse)
 async def import_page(request: Request) -> Response:
-    return render(request, "replay.html", {"game_id": None, "config_json": _script_json({})})
+    return render(request, "replay.html", {"game_id": None, "config_json": script_json({})})
 
 
 @pages.get("/replay/{game_id}", response_class=HTMLResponse)
@@ -255,7 +277,7 @@ async def replay_page(request: Request, game_id: str) -> Response:
     if len(game_id) > 64 or not game_id.replace("-", "").replace("_", "").isalnum():
         return render(request, "not_found.html", status=404)
     config = {"game_id": game_id}
-    return render(request, "replay.html", {"game_id": game_id, "config_json": _script_json(config)})
+    return render(request, "replay.html", {"game_id": game_id, "config_json": script_json(config)})
 
 
 def install(app: FastAPI) -> None:

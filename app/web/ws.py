@@ -3,8 +3,10 @@
 One ``Connection`` per socket: it is the room's ``Listener``. Outgoing messages go through a
 bounded queue and a writer task, so the room never waits for a client; incoming frames are read
 one at a time, size-checked, rate-limited, parsed into the closed message set and handed to the
-room. Errors are answered with ``{"type": "error", ...}`` and the connection stays open, except
-after ``frame_too_large`` (close 1009) and ``rate_limited`` (close 1008).
+room (an action goes as its parsed model: the engine's action is made from it once). Every
+message sent is built by app/rooms/messages.py. Errors are answered with
+``{"type": "error", ...}`` and the connection stays open, except after ``frame_too_large``
+(close 1009) and ``rate_limited`` (close 1008).
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import metrics
-from app.rooms import CommandError, RoomClosed, RoomManager
-from app.rooms.messages import error
-from app.rooms.room import Room, _dumps
+from app.rooms import CommandError, Room, RoomClosed, RoomManager
+from app.rooms.messages import dumps, error, pong
 from app.settings import Settings
 from app.web.identity import identity_from_cookie
 from app.web.messages import (
@@ -85,8 +86,8 @@ class Connection:
         self._pending += 1
         self._queue.put_nowait(text)
 
-    def send_json(self, message: dict[str, Any]) -> None:
-        self.send(_dumps(message))
+    def send_json(self, message: Any) -> None:
+        self.send(dumps(message))
 
     def close(self, code: int, reason: str) -> None:
         if self._close is None:
@@ -134,7 +135,7 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     await websocket.accept()
-    await websocket.send_text(_dumps(error(code, message)))
+    await websocket.send_text(dumps(error(code, message)))
     await websocket.close(close_code, message[:120])
 
 
@@ -245,7 +246,7 @@ async def _dispatch(
     conn: Connection, room: Room, msg: Any, hints: set[asyncio.Task[None]], received: float
 ) -> None:
     if isinstance(msg, ActionMessage):
-        await room.act(conn, msg.id, msg.version, msg.action_json(), msg.seat)
+        await room.act(conn, msg.id, msg.version, msg.action, msg.seat)
         metrics.ACTIONS.observe(time.perf_counter() - received)
     elif isinstance(msg, ResumeMessage):
         room.resume(conn, msg.version)
@@ -258,4 +259,4 @@ async def _dispatch(
         hints.add(task)
         task.add_done_callback(hints.discard)
     elif isinstance(msg, PingMessage):
-        conn.send_json({"type": "pong"})
+        conn.send_json(pong())

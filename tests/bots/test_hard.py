@@ -9,12 +9,12 @@ import pytest
 
 from app.bots.common import public_voids, table_of
 from app.bots.hard import world_deal, world_scorer
-from app.bots.knowledge import bits, read_view
+from app.bots.knowledge import read_view
 from app.bots.sampler import sample_world
 from app.bots.sim import allowed_cards, play_card, trick_best
 from app.bots.solver import solve
 from app.engine import Phase, seat_view
-from app.engine.cards import SUIT_MASK
+from app.engine.cards import SUIT_MASK, card_list
 from app.engine.game import legal_play_mask
 
 from .helpers import CONFIGS, IDS, random_chooser, states
@@ -83,7 +83,7 @@ def _minimax(d, t, scorer, side, extra):  # type: ignore[no-untyped-def]
     else:
         legal = d.hands[seat]
     values = []
-    for c in bits(legal):
+    for c in card_list(legal):
         dd = d.copy()
         play_card(dd, c, t)
         values.append(_minimax(dd, t, scorer, side, extra))
@@ -104,7 +104,7 @@ def test_solver_matches_plain_minimax(variant: str, players: int, cards_left: in
         left = sum(k.hand_counts) + len(k.trick) + sum(len(c) for c in k.duel_covers)
         if left != cards_left:
             continue
-        moves = bits(k.legal_cards())
+        moves = card_list(k.legal_cards())
         t = table_of(k)
         w = sample_world(k, rng)
         d = world_deal(k, w, public_voids(k))

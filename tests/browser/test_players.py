@@ -117,6 +117,11 @@ def test_a_short_match_earns_xp_then_replay_download_and_import(
     page.click("#import-submit")
     page.wait_for_selector("#replay-app[data-state=ready]")
     assert page.evaluate("window.atoutReplay.state.data.deals.length") == len(record["deals"])
+    # the computer seats stay computers (not "Player 2/3/4")
+    names = page.locator("#viewer .v-seat .seat-name").all_inner_texts()
+    assert sorted(n for n in names if n.startswith("Computer ")) == [
+        f"Computer {s + 1}" for s in range(4) if s != me
+    ], names
     page.click("#viewer [data-action=next-trick]")
     page.wait_for_selector("#viewer .v-trick .slot[data-winner=yes]")
 

@@ -282,3 +282,38 @@ async def test_import_replays_a_record_or_gives_the_engine_reason(module_server)
     assert body["error"]["message"].startswith("deal 0, action 3: ")
     status, body = await anyone.post("/api/replay", {"format": "other"})
     assert status == 422 and "format" in body["error"]["message"]
+
+
+async def test_an_imported_record_keeps_the_computer_seats_as_computers(module_server) -> None:
+    me = await Browser.new(module_server)
+    game_id = await me.create(
+        variant="classic", options={"target": "one_deal"}, mode="computer", level="hard"
+    )
+    sock = await me.connect(game_id)
+    await play_to_the_end(module_server, [sock], "classic", "import-seats")
+    status, record = await me.get(f"/api/games/{game_id}/record")
+    assert status == 200 and record["deals"]
+    bots = [{"kind": "bot", "level": "hard"}] * 3
+    # anyone importing the file on this server: the stored game says who the computers were
+    status, frames = await Browser(module_server).post("/api/replay", record)
+    assert status == 200, frames
+    assert frames["game"]["seats"] == [{"kind": "human", "level": None}, *bots]
+    assert frames["names"][1:] == [None, None, None]  # no name: the viewer says "Computer N"
+
+    # a record that says its seats itself, from another server (an unknown game id)
+    other = json.loads((DATA / "classic.json").read_text())
+    said = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "human"}, {"kind": "bot"}]
+    other["meta"] = {"game_id": "not-a-game-here", "seats": said}
+    status, frames = await Browser(module_server).post("/api/replay", other)
+    assert status == 200, frames
+    assert frames["game"]["seats"] == [
+        {"kind": "human", "level": None},
+        {"kind": "bot", "level": "easy"},
+        {"kind": "human", "level": None},
+        {"kind": "bot", "level": None},
+    ]
+    # nothing said, or said in another shape: no seats, as before
+    for meta in ({"game_id": "not-a-game-here"}, {"seats": ["bot"] * 4}, {"seats": said[:3]}):
+        other["meta"] = meta
+        status, frames = await Browser(module_server).post("/api/replay", other)
+        assert status == 200 and "game" not in frames, meta

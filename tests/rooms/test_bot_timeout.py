@@ -7,8 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.rooms import room as room_module
-from app.rooms.room import Room, Seat
+from app.rooms import bot_driver as room_module
+from app.rooms.model import Seat
+from app.rooms.room import Room
 
 
 def make_room(executor) -> Room:  # type: ignore[no-untyped-def]
@@ -33,11 +34,11 @@ async def test_a_bot_that_does_not_answer_is_given_up(monkeypatch) -> None:
         room = make_room(executor)
         started = time.monotonic()
         with pytest.raises(asyncio.TimeoutError):
-            await room._think({}, "easy")
+            await room.bots.think({}, "easy")
         assert time.monotonic() - started < 0.9
 
 
 async def test_a_bot_that_answers_in_time_is_heard(monkeypatch) -> None:
     monkeypatch.setattr(room_module, "choose_action", lambda view, level, rng: {"type": "pass"})
     with ThreadPoolExecutor(max_workers=1) as executor:
-        assert await make_room(executor)._think({}, "easy") == {"type": "pass"}
+        assert await make_room(executor).bots.think({}, "easy") == {"type": "pass"}

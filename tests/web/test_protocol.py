@@ -263,3 +263,75 @@ async def test_stats_count_the_actions_and_time_the_collector(module_server):
     _, after = await host.get("/api/stats")
     assert sum(after["actions"]["counts"]) - sum(before["actions"]["counts"]) == 3
     assert after["actions"]["max_ms"] > 0 and set(after["gc"]) >= {"counts", "total_s", "max_ms"}
+
+
+def test_an_action_is_parsed_once_into_the_engines_own_action() -> None:
+    """``action`` frames become the engine's action straight from the parsed model: the same
+    action, and the same refusal in the same words, as the engine's ``action_from_json``."""
+    import orjson
+
+    from app.engine import (
+        InvalidAction,
+        action_from_json,
+        action_to_json,
+        apply,
+        legal_actions,
+        new_match,
+    )
+    from app.engine.game import start_deal
+    from app.web.messages import parse_incoming
+
+    def both(action: dict) -> tuple[object, object]:
+        frame = {"type": "action", "id": "a", "version": 1, "action": action}
+        model = parse_incoming(orjson.dumps(frame).decode()).action
+        results = []
+        for make in (
+            model.to_engine,
+            lambda: action_from_json(model.model_dump(exclude_none=True)),
+        ):
+            try:
+                results.append(make())
+            except InvalidAction as exc:
+                results.append(f"InvalidAction: {exc}")
+        return results[0], results[1]
+
+    rng = random.Random(3)
+    seen = 0
+    for variant, players in [
+        ("classic", None),
+        ("coinche", None),
+        ("bela", 3),
+        ("bela", 2),
+        ("duel", None),
+        ("bulgarian", None),
+    ]:
+        state = new_match(variant, players, rng=rng)
+        for _ in range(120):
+            if state.phase.name == "MATCH_OVER":
+                break
+            if state.phase.name == "DEAL_OVER":
+                state, _ = start_deal(state, rng)
+                continue
+            legal = legal_actions(state)
+            for action in legal:
+                mine, engine = both(action_to_json(action))
+                assert mine == engine == action
+                seen += 1
+            state, _ = apply(state, rng.choice(legal))
+    assert seen > 1000
+    malformed = [
+        {"type": "play", "card": "ZZ"},
+        {"type": "play", "card": "1H"},
+        {"type": "bid", "contract": "H", "value": 85},
+        {"type": "bid", "contract": "S", "value": "capot"},
+        {"type": "bid", "contract": "NT", "value": 160},
+        {"type": "declare", "combos": [["7H", "8H", "7H"]]},
+        {"type": "declare", "combos": [["7H", "XX"]]},
+        {"type": "discard", "cards": ["7H", "7H"]},
+        {"type": "discard", "cards": ["7H", "Q?"]},
+        {"type": "exchange", "card": "?S"},
+        {"type": "play", "card": "AS", "belote": True},
+    ]
+    for action in malformed:
+        mine, engine = both(action)
+        assert mine == engine, action

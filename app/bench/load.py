@@ -50,12 +50,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 # ----------------------------------------------------------------------------- command line
 
 
-def register(subparsers: SubParsers) -> None:
-    """Add ``load`` under ``atout bench`` (creating ``bench`` if no one did)."""
-    from app.cli import bench_parsers
-
-    bench_sub = bench_parsers(subparsers)
-    p = bench_sub.add_parser(
+def add_bench(bench: SubParsers) -> None:
+    """Add ``load`` under ``atout bench``."""
+    p = bench.add_parser(
         "load",
         help="server capacity with real WebSocket clients (tables of 4, random moves)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
@@ -173,54 +170,45 @@ async def start_atout(workdir: Path, args: argparse.Namespace) -> Process:
     port = free_port()
     url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'atout.db'}"
     upgrade_head(url)
-    log = workdir / "server.log"
-    env = _env(
-        {
-            "ATOUT_DATABASE_URL": url,
-            "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "ATOUT_LOG_LEVEL": "WARNING",
-            "ATOUT_BOT_WORKERS": "0",
-            "ATOUT_IDLE_ROOM_SECONDS": "3600",
-            "ATOUT_GROUP_COMMIT": "false" if args.no_group_commit else "true",
-        }
-    )
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=workdir,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    base = f"http://127.0.0.1:{port}"
-    await wait_healthy(base + "/healthz", proc, log)
-    return Process(proc, base, log)
+    env = {
+        "ATOUT_DATABASE_URL": url,
+        "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ATOUT_LOG_LEVEL": "WARNING",
+        "ATOUT_BOT_WORKERS": "0",
+        "ATOUT_IDLE_ROOM_SECONDS": "3600",
+        "ATOUT_GROUP_COMMIT": "false" if args.no_group_commit else "true",
+    }
+    command = ["-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return await _start(workdir / "server.log", port, command, env)
 
 
 async def start_bare(workdir: Path) -> Process:
     port = free_port()
-    log = workdir / "bare.log"
+    command = [
+        "-m",
+        "uvicorn",
+        "app.bench.bare:create_app",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        "--ws-per-message-deflate",  # as `atout serve` (ATOUT_WS_COMPRESSION)
+        "false",
+    ]
+    return await _start(workdir / "bare.log", port, command, {})
+
+
+async def _start(log: Path, port: int, command: list[str], env: dict[str, str]) -> Process:
+    """Run ``python command...`` in the log's folder, output to ``log``; wait for /healthz."""
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.web.bare:create_app",
-                "--factory",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--log-level",
-                "warning",
-                "--no-access-log",
-                "--ws-per-message-deflate",  # as `atout serve` (ATOUT_WS_COMPRESSION)
-                "false",
-            ],
-            cwd=workdir,
-            env=_env({}),
+            [sys.executable, *command],
+            cwd=log.parent,
+            env=_env(env),
             stdout=out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -1,0 +1,44 @@
+"""Developer tools kept out of the product: benchmarks and offline fitting, ``atout bench ...``.
+
+The server never imports this package; ``app.cli`` does, as one of its plugins. Each module of
+``BENCHES`` defines ``add_bench(bench)``, which adds its own subcommand to ``atout bench``
+(``bench`` is the subparsers action of the ``bench`` command, see ``bench_parsers``):
+
+- ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
+  the bare FastAPI endpoint it compares with);
+- ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
+  valuation, written to ``app/bots/valuation_coefs.py``.
+
+A benchmark moved here from another package joins by adding its module to ``BENCHES``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+SubParsers = Any  # argparse._SubParsersAction, which is private
+
+BENCHES: tuple[str, ...] = ("app.bench.load", "app.bench.tune")
+
+
+def bench_parsers(subparsers: SubParsers) -> SubParsers:
+    """The subcommands of ``atout bench`` (the ``bench`` command is made if it is not there
+    yet): ``bench_parsers(subparsers).add_parser("name", ...)`` adds ``atout bench name``."""
+    bench = subparsers.choices.get("bench")
+    if bench is None:
+        bench = subparsers.add_parser("bench", help="benchmarks and developer tools")
+        bench.add_subparsers(dest="bench_command", required=True)
+    return next(
+        action
+        for action in bench._actions  # argparse keeps its subparsers action there
+        if isinstance(action, argparse._SubParsersAction)
+    )
+
+
+def register(subparsers: SubParsers) -> None:
+    """The ``app.cli`` plugin hook: add every module of ``BENCHES`` under ``atout bench``."""
+    bench = bench_parsers(subparsers)
+    for name in BENCHES:
+        importlib.import_module(name).add_bench(bench)

@@ -1,0 +1,100 @@
+"""What a room is made of, shared by its parts: mode and status, seats, listeners, services."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from app.persistence import repository as repo
+from app.persistence.writer import CommitQueue
+from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.rooms.messages import RoomInfo
+    from app.rooms.room import Room
+
+
+class Mode(StrEnum):
+    """Who plays at the table (str-valued: stored and sent as is)."""
+
+    FRIENDS = "friends"  # one browser per human seat, joined through the invitation link
+    COMPUTER = "computer"  # one human, bots at the other seats
+    LOCAL = "local"  # every human seat on one device
+
+
+class Status(StrEnum):
+    WAITING = "waiting"  # human seats still free: nothing dealt
+    PLAYING = "playing"
+    FINISHED = "finished"  # the match is over
+
+
+MODES = tuple(m.value for m in Mode)
+
+
+class Listener(Protocol):
+    """A connected client, as the room sees it (implemented by app/web/ws.py)."""
+
+    identity_id: int
+    seats: tuple[int, ...]  # the seats it holds; () for a spectator
+
+    def send(self, text: str) -> None:
+        """Queue a message (never blocks)."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask for the connection to be closed (never blocks)."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    identity_id: int | None = None
+    level: str | None = None
+    name: str | None = None
+
+    def row(self) -> repo.SeatRow:
+        return repo.SeatRow(self.seat, self.kind, self.identity_id, self.level, self.name)
+
+    @classmethod
+    def from_row(cls, row: repo.SeatRow) -> Seat:
+        return cls(row.seat, row.kind, row.identity_id, row.bot_level, row.display_name)
+
+    def copy(self) -> Seat:
+        return Seat(self.seat, self.kind, self.identity_id, self.level, self.name)
+
+
+@dataclass
+class JoinResult:
+    role: str  # seat | spectator | full
+    seats: tuple[int, ...]
+    room: RoomInfo
+
+
+@dataclass
+class RoomServices:
+    """What a room needs from the outside; the RoomManager provides it."""
+
+    settings: Settings
+    writer: CommitQueue
+    executor: Executor | None
+    create_rematch: Callable[[Room], Awaitable[str]]
+    # the player side (app/players): XP and ratings when a match ends, level badges
+    awards: Any = None  # app.players.awards.Awards
+    levels: Any = None  # app.players.awards.LevelCache
+
+    def url(self, game_id: str) -> str:
+        return f"{self.settings.public_base_url}/g/{game_id}"
+
+
+def then(first: Any, second: Any) -> Any:
+    """One work (persistence/writer.py) that runs two in the same transaction; the result is
+    the second's."""
+
+    def work(session: Any) -> Any:
+        first(session)
+        return second(session)
+
+    return work

@@ -1,0 +1,191 @@
+"""Who sits where: joining, the host's seat swaps, leaving for good, names, and presence.
+
+The room calls these under its lock (one command at a time). Presence is the union of the
+connected listeners' seats; a friends game with a human seat not connected is paused.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from app.engine import Event, new_match
+from app.persistence import repository as repo
+from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.messages import RoomInfo
+from app.rooms.model import JoinResult, Listener, Mode, Seat, Status, then
+
+if TYPE_CHECKING:
+    from app.rooms.room import Room
+
+log = logging.getLogger("atout.rooms")
+
+
+class Seating:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    # ------------------------------------------------------------------ presence
+
+    def connected_seats(self) -> set[int]:
+        out: set[int] = set()
+        for listener in self.room.listeners:
+            out.update(listener.seats)
+        return out
+
+    def is_paused(self) -> bool:
+        """Friends games pause while a human seat has no connection (RULES.md §9.1)."""
+        room = self.room
+        if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
+            return False
+        connected = self.connected_seats()
+        return any(seat not in connected for seat in room.human_seats())
+
+    def attach(self, listener: Listener) -> None:
+        """A client connected: send it the full state; tell the others if presence changed."""
+        room = self.room
+        if room.closed:
+            raise RoomClosed(room.game_id)
+        before = self.connected_seats()
+        room.listeners.add(listener)
+        room.last_active = time.monotonic()
+        room.publisher.send_state(listener)  # carries the room too
+        if self.connected_seats() != before or not listener.seats:
+            room.publisher.broadcast_room(skip=listener)
+        room.bots.schedule()
+
+    def detach(self, listener: Listener) -> None:
+        room = self.room
+        if listener not in room.listeners:
+            return
+        before = self.connected_seats()
+        room.listeners.discard(listener)
+        room.last_active = time.monotonic()
+        if self.connected_seats() != before or not listener.seats:
+            room.publisher.broadcast_room()
+
+    def refresh_listener_seats(self) -> None:
+        """A connected listener's seats follow its identity (after a swap or a leave)."""
+        room = self.room
+        for listener in list(room.listeners):
+            new = room.seats_of(listener.identity_id)
+            if new != listener.seats:
+                listener.seats = new
+                room.publisher.send_state(listener)
+
+    # ------------------------------------------------------------------ seat changes
+
+    async def join(self, identity_id: int, name: str | None) -> JoinResult:
+        """Reclaim this browser's seats, or take the next free human seat, or watch."""
+        room = self.room
+        held = room.seats_of(identity_id)
+        if held:
+            return JoinResult("seat", held, room.room_json(identity_id))
+        free = [
+            s
+            for s in room.seats
+            if s.kind == "human" and s.identity_id is None and room.status == Status.WAITING
+        ]
+        if free:
+            seat = free[0]
+            seat.identity_id, seat.name = identity_id, name
+            await self.save([seat])
+            return JoinResult("seat", (seat.seat,), room.room_json(identity_id))
+        if room.spectators_allowed:
+            return JoinResult("spectator", (), room.room_json(identity_id))
+        return JoinResult("full", (), room.room_json(identity_id))
+
+    async def swap(self, identity_id: int, pairs: list[tuple[int, int]]) -> RoomInfo:
+        """The host moves occupants between seats (teams), only before the first deal."""
+        room = self.room
+        if identity_id != room.host_id:
+            raise CommandError("not_host", "only the host may move players")
+        if room.status != Status.WAITING:
+            raise CommandError("not_allowed", "seats can only be changed before the first deal")
+        changed: dict[int, Seat] = {}
+        seats = [s.copy() for s in room.seats]
+        for a, b in pairs:
+            if not (0 <= a < room.players and 0 <= b < room.players):
+                raise CommandError("bad_message", f"seats are numbered 0..{room.players - 1}")
+            sa, sb = seats[a], seats[b]
+            sa.kind, sb.kind = sb.kind, sa.kind
+            sa.identity_id, sb.identity_id = sb.identity_id, sa.identity_id
+            sa.level, sb.level = sb.level, sa.level
+            sa.name, sb.name = sb.name, sa.name
+            changed[a], changed[b] = sa, sb
+        await room.services.writer.submit(
+            repo.save_seats(room.game_id, [s.row() for s in changed.values()])
+        )
+        room.seats = seats
+        self.refresh_listener_seats()
+        room.publisher.broadcast_room()
+        return room.room_json(identity_id)
+
+    async def save(self, changed: list[Seat]) -> None:
+        """Persist seat changes; start the match when the last human seat is taken."""
+        room = self.room
+        start = room.status == Status.WAITING and all(
+            s.identity_id is not None for s in room.seats if s.kind == "human"
+        )
+        if not start:
+            await room.services.writer.submit(
+                repo.save_seats(room.game_id, [s.row() for s in changed])
+            )
+            room.publisher.broadcast_room()
+            return
+        state = new_match(room.variant, room.players, room.options, rng=room.rng)
+        deal = repo.DealRow(0, state.dealer, room.deck_strings(state))
+        save = repo.save_seats(
+            room.game_id, [s.row() for s in changed], status=Status.PLAYING.value
+        )
+        await room.services.writer.submit(then(save, repo.record_step(room.game_id, deals=[deal])))
+        room.status = Status.PLAYING
+        room.deals = 1
+        self.refresh_listener_seats()
+        room.publisher.broadcast_room()
+        room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
+        room.bots.schedule()
+
+    async def rename(self, identity_id: int, name: str) -> None:
+        changed = False
+        for s in self.room.seats:
+            if s.identity_id == identity_id and s.name != name:
+                s.name = name
+                changed = True
+        if changed:
+            self.room.publisher.broadcast_room()
+
+    async def leave(self, identity_id: int) -> RoomInfo:
+        """A player leaves a friends game in progress for good: a bot of the table's level
+        takes each seat he held, so the others can finish. He earns no XP for the match
+        (docs/players.md); his seats are remembered in ``game_leavers``."""
+        from app.persistence import players as player_store
+
+        room = self.room
+        held = room.seats_of(identity_id)
+        if not held:
+            raise CommandError("not_allowed", "you have no seat at this table")
+        if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
+            raise CommandError("not_allowed", "only a friends game in progress can be left")
+        level = room.bot_level() or "medium"
+        seats = [s.copy() for s in room.seats]
+        for seat in held:
+            seats[seat] = Seat(seat, "bot", None, level, None)
+        leavers = [player_store.LeaverRow(seat, identity_id, room.deals - 1) for seat in held]
+        await room.services.writer.submit(
+            then(
+                repo.save_seats(room.game_id, [seats[seat].row() for seat in held]),
+                player_store.insert_leavers(room.game_id, leavers),
+            )
+        )
+        room.seats = seats
+        room.consents.forget(held)
+        self.refresh_listener_seats()  # the leaver's sockets now watch
+        room.publisher.broadcast_room()
+        room.bots.schedule()
+        log.info(
+            "player left",
+            extra={"event": "seat_left", "game": room.game_id, "seats": list(held)},
+        )
+        return room.room_json(identity_id)

@@ -1,0 +1,424 @@
+"""A Room in process (tests/rooms/harness.py): no server, recording listeners, a fake writer.
+
+What the server-level tests check through sockets, checked here at the room's own interface:
+joining and seats, stale versions, repeated ids, consents, bots, resume, and refused commands
+that leave the room as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from app.engine import Phase, action_to_json, current_player, legal_actions
+from app.rooms import CommandError, Status
+from app.rooms.messages import validate_outgoing
+from tests.rooms.harness import FakeListener, FakeWriter, act, attach, make_room, services
+
+
+async def started(variant: str = "classic", **kw: Any) -> tuple[Any, list[FakeListener]]:
+    """A friends room whose every seat is taken (identity = seat + 1) and connected."""
+    room = make_room(variant, **kw)
+    listeners = [attach(room, 1)]
+    for identity in range(2, room.players + 1):
+        await room.join(identity, f"P{identity}")
+        listeners.append(attach(room, identity))
+    assert room.status is Status.PLAYING
+    for listener in listeners:
+        listener.new()
+    return room, listeners
+
+
+def holder(listeners: list[FakeListener], seat: int) -> FakeListener:
+    return next(x for x in listeners if seat in x.seats)
+
+
+async def play_one(room: Any, listeners: list[FakeListener], rng: random.Random, tag: str) -> None:
+    seat = current_player(room.state)
+    assert seat is not None
+    action = action_to_json(rng.choice(legal_actions(room.state)))
+    await act(room, holder(listeners, seat), tag, room.version, action)
+
+
+def snapshot(room: Any) -> tuple[Any, ...]:
+    return (room.version, room.seq, room.deals, room.state, room.status, dict(room.client_ids))
+
+
+# ----------------------------------------------------------------- joining and seats
+
+
+async def test_guests_take_the_free_seats_in_order_and_the_last_one_starts_the_match() -> None:
+    room = make_room("classic")
+    host = attach(room, 1)
+    assert host.new()[0]["type"] == "state" and room.state is None and room.version == 0
+    first = await room.join(2, "Ann")
+    assert (first.role, first.seats) == ("seat", (1,))
+    again = await room.join(2, "Ann")  # a browser reclaims its seat
+    assert (again.role, again.seats) == ("seat", (1,))
+    await room.join(3, "Bob")
+    assert room.status is Status.WAITING
+    room_msgs = [m for m in host.new() if m["type"] == "room"]
+    assert [s["taken"] for s in room_msgs[-1]["room"]["seats"]] == [True, True, True, False]
+    await room.join(4, "Cy")
+    assert room.status is Status.PLAYING and room.version == 1 and room.deals == 1
+    types = [m["type"] for m in host.new()]
+    assert types[-1] == "update" and "room" in types
+    late = await room.join(5, "Late")
+    assert (late.role, late.seats) == ("spectator", ())
+
+
+async def test_a_full_table_without_spectators_says_full() -> None:
+    room = make_room("duel", spectators=False)
+    await room.join(2, "Ann")
+    assert (await room.join(3, "Bob")).role == "full"
+
+
+async def test_the_host_swaps_seats_before_the_first_deal_only() -> None:
+    room = make_room("classic")
+    host = attach(room, 1)
+    await room.join(2, "Ann")
+    guest = attach(room, 2)
+    assert guest.seats == (1,)
+    info = await room.swap_seats(1, [(1, 2)])
+    assert [s["name"] for s in info["seats"]] == ["Host", None, "Ann", None]
+    assert guest.seats == (2,) and guest.new()[-2]["type"] == "state"  # its seats followed
+    with pytest.raises(CommandError) as refused:
+        await room.swap_seats(2, [(0, 1)])
+    assert refused.value.code == "not_host"
+    before = [s.copy() for s in room.seats]
+    with pytest.raises(CommandError) as bad:
+        await room.swap_seats(1, [(0, 1), (0, 9)])
+    assert bad.value.code == "bad_message" and room.seats == before  # nothing half-done
+    host.new()
+    await room.join(3, "Bob")
+    await room.join(4, "Cy")
+    with pytest.raises(CommandError) as late:
+        await room.swap_seats(1, [(0, 1)])
+    assert late.value.code == "not_allowed"
+
+
+async def test_presence_pauses_a_friends_table_and_refuses_actions() -> None:
+    room, listeners = await started("classic")
+    gone = listeners[2]
+    room.detach(gone)
+    assert room.is_paused()
+    assert listeners[0].new()[-1]["room"]["paused"] is True
+    seat = current_player(room.state)
+    actor = holder(listeners, seat)
+    if actor is gone:
+        actor = listeners[0]
+    before = snapshot(room)
+    await act(room, actor, "p1", room.version, {"type": "pass"})
+    assert actor.new()[-1]["code"] in ("paused", "not_your_turn")
+    assert snapshot(room) == before
+    room.attach(gone)
+    assert not room.is_paused()
+
+
+# ----------------------------------------------------------------- actions
+
+
+async def test_a_stale_version_is_refused_with_a_fresh_state() -> None:
+    room, listeners = await started("classic")
+    rng = random.Random(1)
+    await play_one(room, listeners, rng, "a1")
+    seat = current_player(room.state)
+    actor = holder(listeners, seat)
+    actor.new()
+    before = snapshot(room)
+    await act(room, actor, "a2", room.version - 1, {"type": "pass"})
+    error, state = actor.new()
+    assert error == {
+        "type": "error",
+        "code": "stale_version",
+        "message": f"you are at version {room.version - 1}, the game is at {room.version}",
+        "id": "a2",
+    }
+    assert state["type"] == "state" and state["version"] == room.version
+    assert snapshot(room) == before
+
+
+async def test_a_repeated_id_is_applied_once_and_acknowledged_again() -> None:
+    room, listeners = await started("coinche")
+    seat = current_player(room.state)
+    actor = holder(listeners, seat)
+    v = room.version
+    await act(room, actor, "same", v, {"type": "pass"})
+    ack, update = actor.new()
+    assert ack == {"type": "ack", "id": "same", "version": v + 1} and update["version"] == v + 1
+    before = snapshot(room)
+    await act(room, actor, "same", v, {"type": "pass"})
+    assert actor.new() == [ack]  # the same ack, nothing applied
+    assert snapshot(room) == before
+
+
+async def test_refused_actions_leave_the_room_unchanged() -> None:
+    room, listeners = await started("classic")
+    seat = current_player(room.state)
+    actor, other = holder(listeners, seat), holder(listeners, (seat + 1) % 4)
+    spectator = attach(room, 77)
+    for listener in listeners + [spectator]:
+        listener.new()
+    before = snapshot(room)
+    cases = [
+        (spectator, {"type": "pass"}, "spectator"),
+        (other, {"type": "pass"}, "not_your_turn"),
+        (actor, {"type": "play", "card": "ZZ"}, "invalid_action"),
+        (actor, {"type": "bid", "contract": "H", "value": 85}, "invalid_action"),
+        (actor, {"type": "double"}, "illegal_action"),
+    ]
+    for i, (listener, action, code) in enumerate(cases):
+        await act(room, listener, f"e{i}", room.version, action)
+        got = listener.new()
+        assert [m["type"] for m in got] == ["error"] and got[0]["code"] == code, got
+        assert got[0]["id"] == f"e{i}"
+    await act(room, actor, "e9", room.version, {"type": "pass"}, seat=(seat + 2) % 4)
+    assert actor.new()[0]["code"] == "not_your_seat"
+    assert snapshot(room) == before
+    assert all(not x.new() for x in listeners if x is not actor)  # nobody else heard a thing
+
+
+async def test_a_failed_write_answers_server_error_and_changes_nothing() -> None:
+    writer = FakeWriter()
+    room, listeners = await started("classic", service=services(writer))
+    seat = current_player(room.state)
+    actor = holder(listeners, seat)
+    before = snapshot(room)
+    writer.fail = True
+    await act(room, actor, "w1", room.version, {"type": "pass"})
+    assert actor.new()[0]["code"] == "server_error"
+    assert snapshot(room) == before
+    writer.fail = False
+    await act(room, actor, "w1", room.version, {"type": "pass"})  # sent again: now applied
+    assert actor.new()[0]["type"] == "ack" and room.version == before[0] + 1
+
+
+async def test_a_local_device_acts_for_the_seat_to_act() -> None:
+    room = make_room("bela", 3, mode="local")
+    device = attach(room, 1)
+    assert device.seats == (0, 1, 2)
+    await room.join(1, None)  # every human seat is the device's: the match is started by hand
+    assert room.status is Status.WAITING
+    room.status = Status.PLAYING
+    from app.engine import new_match
+
+    room.publish(new_match("bela", 3, room.options, rng=room.rng), [])
+    device.new()
+    for i in range(6):
+        seat = current_player(room.state)
+        action = action_to_json(random.Random(i).choice(legal_actions(room.state)))
+        await act(room, device, f"l{i}", room.version, action)
+        ack, update = device.new()
+        assert ack["type"] == "ack" and set(update["views"]) == {"0", "1", "2"}, seat
+
+
+# ----------------------------------------------------------------- resume
+
+
+async def test_resume_replays_the_missed_updates_or_sends_a_state() -> None:
+    room, listeners = await started("bela", players=4)
+    rng = random.Random(3)
+    watcher = listeners[1]
+    mark = room.version
+    seen = len(watcher.texts)
+    for i in range(5):
+        await play_one(room, listeners, rng, f"r{i}")
+    sent = [t for t in watcher.texts[seen:] if '"type":"update"' in t]
+    watcher.new()
+    room.resume(watcher, mark)
+    assert watcher.texts[-len(sent) :] == sent and len(watcher.new()) == len(sent)
+    room.resume(watcher, room.version)
+    assert watcher.new() == []
+    room.resume(watcher, room.version + 3)
+    assert [m["type"] for m in watcher.new()] == ["state"]
+    room.resume(watcher, 0)  # from the very start: the first deal's update is still buffered
+    assert [m["type"] for m in watcher.new()] == ["update"] * room.version
+    for i in range(70):
+        await play_one(room, listeners, rng, f"m{i}")
+    watcher.new()
+    room.resume(watcher, mark)  # no longer buffered (64 versions are kept)
+    assert [m["type"] for m in watcher.new()] == ["state"]
+
+
+# ----------------------------------------------------------------- consents
+
+
+async def play_until(room: Any, listeners: list[FakeListener], rng: random.Random, done) -> None:
+    for i in range(2000):
+        if done():
+            return
+        await play_one(room, listeners, rng, f"u{i}")
+    raise AssertionError("never reached")
+
+
+async def test_a_played_duel_deal_waits_for_both_consents() -> None:
+    room, (host, guest) = await started("duel")
+    spectator = attach(room, 9)
+    rng = random.Random(5)
+    await play_until(
+        room,
+        [host, guest],
+        rng,
+        lambda: room.state.phase is Phase.DEAL_OVER and room.consent_kind() == "next_deal",
+    )
+    deals = room.deals
+    for x in (host, guest, spectator):
+        x.new()
+    await room.consent(spectator, "next_deal", "s")
+    assert spectator.new()[0]["code"] == "spectator"
+    await room.consent(host, "rematch", "k")
+    assert host.new()[0] == {
+        "type": "error",
+        "code": "not_allowed",
+        "message": "no rematch to agree to now",
+        "id": "k",
+    }
+    await room.consent(host, "next_deal", "c1")
+    ack, room_msg = host.new()
+    assert ack["type"] == "ack" and room_msg["room"]["consent"]["agreed"] == [0]
+    assert room.deals == deals and guest.new()[-1]["room"]["consent"]["needed"] == [0, 1]
+    await act(room, host, "early", room.version, {"type": "pass"})
+    assert host.new()[0]["code"] == "not_allowed"  # the deal is over
+    await room.consent(guest, "next_deal", "c2")
+    assert room.deals == deals + 1 and room.state.phase is not Phase.DEAL_OVER
+    assert room.consent_kind() is None
+    assert "update" in [m["type"] for m in guest.new()]
+
+
+async def test_the_rematch_needs_everyone_then_names_the_new_game() -> None:
+    room, listeners = await started("classic", options={"target": "one_deal"})
+    rng = random.Random(8)
+    await play_until(room, listeners, rng, lambda: room.state.phase is Phase.MATCH_OVER)
+    assert room.status is Status.FINISHED and room.consent_kind() == "rematch"
+    for listener in listeners[:-1]:
+        await room.consent(listener, "rematch", None)
+    assert room.rematch_id is None
+    for x in listeners:
+        x.new()
+    await room.consent(listeners[-1], "rematch", None)
+    assert room.rematch_id == "room-classic-rematch"
+    msgs = listeners[0].new()
+    assert msgs[0] == {
+        "type": "rematch",
+        "game_id": "room-classic-rematch",
+        "url": "http://atout.test/g/room-classic-rematch",
+    }
+    assert msgs[1]["room"]["rematch"]["game_id"] == "room-classic-rematch"
+    await act(room, listeners[0], "z", room.version, {"type": "pass"})
+    assert listeners[0].new()[0]["code"] == "game_over"
+
+
+# ----------------------------------------------------------------- bots
+
+
+async def wait_for(predicate, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_bots_act_until_the_human_is_to_act_and_only_while_someone_is_connected() -> None:
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        room = make_room(
+            "classic",
+            mode="computer",
+            kinds=["human", "bot", "bot", "bot"],
+            service=services(executor=executor),
+        )
+        await room.join(1, "Host")  # seat 0 is the host's already: the match starts now
+        room.status = Status.PLAYING
+        from app.engine import new_match
+
+        state = new_match("classic", None, room.options, rng=room.rng)
+        room.publish(state, [])
+        await asyncio.sleep(0.05)
+        assert room.version == 1  # nobody connected: bots wait
+        human = attach(room, 1)
+        rng = random.Random(4)
+        for i in range(12):
+            await wait_for(lambda: current_player(room.state) in (0, None))
+            if room.state.phase is not Phase.BIDDING and room.state.phase is not Phase.PLAY:
+                break
+            await act(
+                room,
+                human,
+                f"h{i}",
+                room.version,
+                action_to_json(rng.choice(legal_actions(room.state))),
+            )
+        assert room.seq >= 12
+        await room.set_level(human, "hard", "lv")
+        assert human.last("ack")["id"] == "lv" and {s.level for s in room.seats[1:]} == {"hard"}
+        await room.close()
+        assert human.closed == (1012, "room closed")
+
+
+async def test_hints_are_for_computer_games_on_your_turn() -> None:
+    room, listeners = await started("classic")
+    await room.hint(listeners[0], "h1")
+    assert listeners[0].new()[0]["code"] == "not_allowed"
+    await room.set_level(listeners[0], "hard", "l1")
+    assert listeners[0].new()[0]["code"] == "not_allowed"
+
+
+# ----------------------------------------------------------------- the typed protocol
+
+
+SHORT = {"target": 501}
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("classic", None, SHORT),
+        ("coinche", None, SHORT),
+        ("bulgarian", None, {}),
+        ("bela", 2, SHORT),
+        ("bela", 3, SHORT),
+        ("bela", 4, SHORT),
+        ("duel", None, {}),
+    ],
+)
+async def test_every_message_of_a_whole_match_is_one_of_the_typed_set(
+    variant: str, players: int | None, options: dict[str, Any]
+) -> None:
+    """Every text every listener (each seat, a spectator) receives over a whole match, with
+    refusals, consents and the rematch, validates against app/rooms/messages.py's models."""
+    room, listeners = await started(variant, players=players, options=options)
+    spectator = attach(room, 99)
+    rng = random.Random(11)
+    endless = variant == "duel"  # each duel deal is a game of its own: no match to end
+    for i in range(3000):
+        state = room.state
+        if state.phase is Phase.MATCH_OVER or (endless and room.deals > 3):
+            break
+        if room.consent_kind() == "next_deal":
+            for listener in listeners:
+                await room.consent(listener, "next_deal", f"n{i}")
+            continue
+        if i % 50 == 7:
+            await act(room, spectator, f"x{i}", room.version, {"type": "pass"})
+            await act(room, listeners[0], f"s{i}", room.version - 1, {"type": "pass"})
+        await play_one(room, listeners, rng, f"c{i}")
+    assert endless or room.state.phase is Phase.MATCH_OVER
+    for listener in listeners:
+        await room.consent(listener, "rematch", "again")
+    await room.hint(listeners[0], "h")
+    types: set[str] = set()
+    events: set[str] = set()
+    for listener in [*listeners, spectator]:
+        for text in listener.texts:
+            model = validate_outgoing(text)
+            types.add(model.type)  # type: ignore[attr-defined]
+            events.update(e.type for e in getattr(model, "events", []))
+    assert types == {"state", "update", "ack", "error", "room"} | (
+        set() if endless else {"rematch"}
+    )
+    assert {"deal_started", "card_played", "trick_won", "deal_scored"} <= events
+    assert endless or "match_over" in events
