@@ -44,12 +44,12 @@ GAMES = (
 
 # The screenshots of docs/screenshots/ these tests write (ATOUT_SCREENSHOTS=1): game, phase, size.
 SHOTS = {
-    ("coinche", "bidding", (390, 844)): "phone-coinche-bidding",
-    ("classic", "play", (844, 390)): "phone-landscape-classic",
-    ("bela3", "play", (390, 844)): "bela3-phone-en",
-    ("duel", "play", (390, 844)): "phone-duel",
-    ("bela2", "play", (768, 1024)): "tablet-bela2",
-    ("bulgarian", "play", (1366, 768)): "desktop-bulgarian",
+    ("coinche", "bidding", (390, 844)): "layout-coinche-bidding-390x844",
+    ("classic", "play", (844, 390)): "layout-classic-play-844x390",
+    ("bela3", "bidding", (844, 390)): "layout-bela3-bidding-844x390",
+    ("duel", "play", (390, 844)): "layout-duel-play-390x844",
+    ("bela2", "play", (768, 1024)): "layout-bela2-play-768x1024",
+    ("bulgarian", "play", (1366, 768)): "layout-bulgarian-play-1366x768",
 }
 
 MEASURE_JS = """() => {
@@ -175,10 +175,14 @@ def measure_all_sizes(page: Any, game: str, phase: str) -> list[str]:
 
 
 def set_name(page: Any, base_url: str) -> None:
-    open_home(page, base_url)
+    # the home page asks who this browser is first (and may be given its cookie then)
+    with page.expect_response("**/api/me"):
+        open_home(page, base_url)
     page.fill("#name-input", LONG_NAME)
     with page.expect_response("**/api/me/name"):
         page.click("#name-form button[type=submit]")
+    me = page.evaluate("fetch('/api/me', {credentials: 'same-origin'}).then(r => r.json())")
+    assert me["name"] == LONG_NAME, me
 
 
 @pytest.mark.parametrize(
