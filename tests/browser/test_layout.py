@@ -52,6 +52,10 @@ SHOTS = {
     ("bulgarian", "play", (1366, 768)): "layout-bulgarian-play-1366x768",
 }
 
+SETTLE_JS = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map(a => a.finished.catch(() => null)))"""
+
 MEASURE_JS = """() => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
   const rect = (el) => {
@@ -164,8 +168,10 @@ def measure_all_sizes(page: Any, game: str, phase: str) -> list[str]:
     problems = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        # the hand is laid out again on resize; let that and the fonts settle
+        # the hand is laid out again on resize; let that settle, and cards that are flying in
+        # or turning over land (animations that end: not the pulse of the seat to act)
         page.wait_for_timeout(120)
+        page.evaluate(SETTLE_JS)
         m = page.evaluate(MEASURE_JS)
         problems += [f"{game} {phase} {width}x{height}: {p}" for p in layout_problems(m)]
         name = SHOTS.get((game, phase, (width, height)))
