@@ -24,6 +24,7 @@ from .errors import IllegalAction, InvalidAction
 from .game import (
     apply,
     current_player,
+    explain_illegal_card,
     is_over,
     legal_actions,
     new_match,
@@ -56,6 +57,7 @@ __all__ = [
     "action_to_json",
     "apply",
     "current_player",
+    "explain_illegal_card",
     "get_rules",
     "is_over",
     "legal_actions",

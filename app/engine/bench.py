@@ -1,4 +1,13 @@
-"""``atout bench engine``: complete random deals and fast-path playouts per second."""
+"""``atout bench engine``: complete random deals and random playouts per second.
+
+Two measures per variant: whole deals through the public API (deal, bidding, tricks and
+scoring), and random playouts of the card play on bare bitmasks.  A ``Position`` is a plain
+description of the card play from some point on; ``playout`` plays it to the end with random
+legal cards and returns the card points each seat won.  It implements exactly the rules of
+``play.legal_mask`` (tested against it, ``tests/engine/test_fast.py``), inlined: a measure of
+what the rules cost at their barest.  The computer players have their own playouts
+(``app/bots/sim.py``), with a policy and knowledge this one has not.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +15,181 @@ import json
 import platform
 import random
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
-from .fast import playout, position_of
+from .cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
 from .game import apply, legal_actions, new_match
+from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask, trick_winner_index
 from .state import Phase, State
+from .variants import VARIANTS
+
+
+@dataclass(slots=True)
+class Position:
+    hands: list[int]  # playable cards per seat
+    trick: list[int]  # cards of the trick in progress, in play order
+    leader: int  # seat that led the trick in progress
+    trump: int  # suit 0..3, NO_TRUMP or ALL_TRUMP
+    flags: PlayFlags
+    points: tuple[int, ...]  # card points per card for the contract
+    tricks_left: int  # tricks still to complete, the one in progress included
+    n: int
+    reveal: dict[int, int] = field(default_factory=dict)  # duel: played card -> freed card
+    owner: dict[int, int] = field(default_factory=dict)  # duel: freed card -> seat
+
+
+def position_of(state: State) -> Position:
+    """The fast-path position of a state in the play phase (full information)."""
+    assert state.phase is Phase.PLAY and state.contract is not None
+    rules = state.rules
+    reveal: dict[int, int] = {}
+    owner: dict[int, int] = {}
+    for cover, (seat, down) in rules.covered_cards(state).items():
+        reveal[cover] = down
+        owner[down] = seat
+    return Position(
+        hands=list(state.hands),
+        trick=[c for _, c in state.trick],
+        leader=state.leader,
+        trump=state.contract.trump,
+        flags=rules.flags(state.contract),
+        points=rules.points(state.contract),
+        tricks_left=rules.total_tricks - len(state.tricks),
+        n=rules.players,
+        reveal=reveal,
+        owner=owner,
+    )
+
+
+def _pick(mask: int, r: float) -> int:
+    """A uniformly chosen card of ``mask`` given ``r`` in [0, 1): its k-th lowest card."""
+    if not mask:
+        raise ValueError("empty mask")
+    k = int(r * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def legal(hands: list[int], seat: int, trick: list[int], leader: int, pos: Position) -> int:
+    """Legal cards of ``seat``; same result as ``play.legal_mask`` (kept for clarity)."""
+    partner_master = False
+    if pos.n == 4 and trick and pos.flags.partner_exception:
+        w = (leader + trick_winner_index(trick, pos.trump)) % 4
+        partner_master = w == (seat + 2) % 4
+    return legal_mask(hands[seat], trick, pos.trump, partner_master, pos.flags)
+
+
+def playout(pos: Position, rng: random.Random) -> list[int]:
+    """Play ``pos`` to the end with random legal cards; return card points per seat.
+
+    The last trick's 10 is included.  ``pos`` is not changed.  The trick's current winner
+    is tracked card by card, so each legal set is a few mask operations.
+    """
+    n = pos.n
+    hands = pos.hands[:]
+    trump = pos.trump
+    table = pos.points
+    overtake_plain = pos.flags.overtake_plain
+    partner_exc = pos.flags.partner_exception and n == 4
+    undertrump = pos.flags.must_undertrump
+    reveal = pos.reveal
+    owner = pos.owner
+    rand = rng.random
+    suit_mask = SUIT_MASK
+    above_trump = ABOVE_TRUMP
+    above_plain = ABOVE_PLAIN
+    suit_trump = trump < 4
+    plain_strength = TRUMP_STRENGTH if trump == ALL_TRUMP else PLAIN_STRENGTH
+    trump_mask = SUIT_MASK[trump] if suit_trump else 0
+    won = [0] * n
+    leader = pos.leader
+    tricks_left = pos.tricks_left
+    trick = pos.trick[:]
+    while tricks_left:
+        # the state of the trick so far: led suit, winning card and its index
+        played = len(trick)
+        pts = 0
+        if played:
+            led = trick[0] >> 3
+            best_i, best, best_trump = 0, trick[0], suit_trump and led == trump
+            for i in range(played):
+                c = trick[i]
+                pts += table[c]
+                if i == 0:
+                    continue
+                if suit_trump and c >> 3 == trump:
+                    if not best_trump or TRUMP_STRENGTH[c & 7] > TRUMP_STRENGTH[best & 7]:
+                        best_i, best, best_trump = i, c, True
+                elif c >> 3 == led and not best_trump:
+                    if plain_strength[c & 7] > plain_strength[best & 7]:
+                        best_i, best = i, c
+        seat = (leader + played) % n
+        while played < n:
+            hand = hands[seat]
+            if not played:
+                allowed = hand
+            else:
+                follow = hand & suit_mask[led]
+                if trump == NO_TRUMP:
+                    allowed = follow or hand
+                elif trump == ALL_TRUMP:
+                    allowed = ((follow & above_trump[best]) or follow) if follow else hand
+                elif follow:
+                    if led == trump:
+                        allowed = (follow & above_trump[best]) or follow
+                    elif overtake_plain and not best_trump:
+                        allowed = (follow & above_plain[best]) or follow
+                    else:
+                        allowed = follow
+                elif led == trump or (partner_exc and best_i == played - 2):
+                    allowed = hand  # void on a trump lead, or the partner is master
+                else:
+                    trumps = hand & trump_mask
+                    if not trumps:
+                        allowed = hand
+                    elif best_trump:
+                        allowed = (trumps & above_trump[best]) or (trumps if undertrump else hand)
+                    else:
+                        allowed = trumps
+            # a uniformly random card of ``allowed``: its k-th lowest card
+            k = int(rand() * allowed.bit_count())
+            while k:
+                allowed &= allowed - 1
+                k -= 1
+            card = (allowed & -allowed).bit_length() - 1
+            hands[seat] = hand & ~(1 << card)
+            pts += table[card]
+            if not played:
+                led = card >> 3
+                best_i, best, best_trump = 0, card, suit_trump and led == trump
+            elif suit_trump and card >> 3 == trump:
+                if not best_trump or TRUMP_STRENGTH[card & 7] > TRUMP_STRENGTH[best & 7]:
+                    best_i, best, best_trump = played, card, True
+            elif card >> 3 == led and not best_trump:
+                if plain_strength[card & 7] > plain_strength[best & 7]:
+                    best_i, best = played, card
+            trick.append(card)
+            played += 1
+            seat = (seat + 1) % n
+        w = (leader + best_i) % n
+        tricks_left -= 1
+        if not tricks_left:
+            pts += 10
+        won[w] += pts
+        if reveal:
+            for c in trick:
+                freed = reveal.get(c)
+                if freed is not None:
+                    hands[owner[freed]] |= 1 << freed
+        trick = []
+        leader = w
+    return won
+
+
+# ----------------------------------------------------------------------------- the benchmark
 
 CONFIGS: list[tuple[str, int | None, dict[str, Any]]] = [
     ("classic", 4, {}),
@@ -86,7 +265,8 @@ def run_engine_bench(seconds: float = 2.0, variants: list[str] | None = None) ->
         if variants and variant not in variants:
             continue
         deals, playouts = bench_config(seconds, variant, players, options)
-        name = f"{variant}" + (f"-{players}p" if variant == "bela" else "")
+        several = len(VARIANTS[variant].player_counts) > 1
+        name = f"{variant}-{players}p" if several else variant
         rows.append(
             {"variant": name, "deals_per_s": round(deals), "playouts_per_s": round(playouts)}
         )

@@ -92,11 +92,10 @@ def random_record(
             break
         if state.phase is Phase.DEAL_OVER:
             played += 1
-            last = state.results[-1]
             if deals is not None and played >= deals:
                 break
-            if deals is None and variant == "duel" and not last.thrown_in:
-                break  # a duel deal is a whole game
+            if deals is None and state.rules.next_deal_needs_consent(state):
+                break  # the deal was a whole game (duel): the record ends with it
             state, _ = start_deal(state, rng)
             continue
         state, _ = apply(state, rng.choice(legal_actions(state)))

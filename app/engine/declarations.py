@@ -295,3 +295,11 @@ def best_bulgarian(
                 seq_sides.add(side_of[seat])
     seq_side = next(iter(seq_sides)) if len(seq_sides) == 1 else None
     return seq_side, carre_side
+
+
+def public_combo(c: Combo) -> dict[str, object]:
+    """What everyone learns of a declared combination: its kind and strength, no suit and no
+    cards (§1.2)."""
+    d = c.describe()
+    d.pop("suit", None)
+    return d

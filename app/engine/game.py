@@ -26,8 +26,8 @@ from .actions import (
 )
 from .cards import RK, RQ, card_list, cards_of, format_card, format_mask
 from .errors import IllegalAction, InvalidAction
-from .play import BEATS, explain_illegal, legal_mask_top
-from .scoring import DealFacts, match_winner, score_deal
+from .play import BEATS, illegal_reason, legal_mask_top
+from .scoring import DealFacts
 from .state import (
     DealLog,
     DealResult,
@@ -39,7 +39,7 @@ from .state import (
     hand_event,
 )
 from .variants import get_rules
-from .variants.base import Rules
+from .variants.base import Rules, contract_json
 
 ACTION_TYPES = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 _PLAY = Phase.PLAY
@@ -92,6 +92,8 @@ def new_match(
         "logs": (),
         "first_dealer": first_dealer,
         "winner": None,
+        "_view": None,
+        "_results": None,
     }
     _begin_deal(state, first_dealer, _deck(rng, deck))
     return state
@@ -194,13 +196,9 @@ def legal_actions(state: State) -> list[Action]:
     if phase is Phase.BIDDING:
         return state.rules.legal_bids(state)
     if phase is Phase.EXCHANGE:
-        from .variants.bela import exchange_actions
-
-        return exchange_actions(state)
+        return state.rules.exchange_actions(state)
     if phase is Phase.DISCARD:
-        hand = state.hands[state.to_act]
-        cards = list(cards_of(hand))
-        return [Discard((1 << a) | (1 << b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+        return state.rules.discard_actions(state)
     return []
 
 
@@ -302,7 +300,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     actor = state.to_act
     if phase is _PLAY:
         if seat is not None and seat != actor:
-            raise IllegalAction(f"not your turn: seat {actor} is to act")
+            raise _not_your_turn(actor)
         allowed = state._legal  # usually cached by legal_actions
         if allowed is None:
             allowed = legal_play_mask(state)
@@ -321,56 +319,34 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
         if new.phase is not _PLAY:  # the deal just ended
             new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
         return new, events
-    if phase is Phase.MATCH_OVER:
-        raise IllegalAction("the match is over")
-    if phase is Phase.DEAL_OVER:
-        raise IllegalAction("the deal is over: the next deal must be dealt first")
+    if phase in _ENDS:
+        reason = _NO_CARD_PLAY[phase] if isinstance(action, Play) else None
+        if phase is Phase.MATCH_OVER:
+            raise IllegalAction("the match is over", reason)
+        raise IllegalAction("the deal is over: the next deal must be dealt first", reason)
     if seat is not None and seat != actor:
-        raise IllegalAction(f"not your turn: seat {actor} is to act")
+        raise _not_your_turn(actor)
     if not isinstance(action, ACTION_TYPES):
         raise InvalidAction("not an action")
     if phase is Phase.BIDDING:
         new = state.copy()
         if isinstance(action, (Play, Declare, Discard, Exchange)):
-            raise IllegalAction(f"{action.type}: the bidding is not over")
+            reason = _NO_CARD_PLAY[phase] if isinstance(action, Play) else None
+            raise IllegalAction(f"{action.type}: the bidding is not over", reason)
         events = new.rules.apply_bid(new, actor, action)
     elif phase is Phase.EXCHANGE:
-        from .variants.bela import apply_exchange
-
         new = state.copy()
-        events = apply_exchange(new, actor, action)
+        events = new.rules.apply_exchange(new, actor, action)
     else:  # DISCARD
         new = state.copy()
-        events = _apply_discard(new, actor, action)
+        events = new.rules.apply_discard(new, actor, action)
     new.actions = state.actions + ((actor, action),)
     if new.phase in _ENDS:  # the deal just ended
         new.logs = state.logs + (DealLog(new.dealer, new.deck, new.actions),)
     return new, events
 
 
-def _apply_discard(state: State, seat: int, action: Action) -> list[Event]:
-    if not isinstance(action, Discard):
-        raise IllegalAction(f"{action.type}: the caller must discard two cards first")
-    hand = state.hands[seat]
-    if action.cards.bit_count() != 2:
-        raise InvalidAction("discard needs exactly two cards")
-    if action.cards & ~hand:
-        missing = format_mask(action.cards & ~hand)
-        raise IllegalAction(f"discard: not in hand: {' '.join(missing)}")
-    state.discard = action.cards
-    state.hands = _set(state.hands, seat, hand & ~action.cards)
-    state.phase = Phase.PLAY
-    state.to_act = state.leader = state.rules.eldest(state.dealer)
-    return [
-        Event("discarded", {"seat": seat, "count": 2}),
-        Event("discard", {"cards": format_mask(action.cards)}, to=seat),
-    ]
-
-
 def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> list[Event]:
-    rules = state.rules
-    contract = state.contract
-    assert contract is not None
     if isinstance(action, Declare):
         if not _may_declare(state, seat):
             raise IllegalAction(_why_no_declare(state, seat))
@@ -384,27 +360,59 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
     if not isinstance(action, Play):
         raise IllegalAction(f"{action.type}: the bidding is over, play a card")
     card = action.card
-    hand = state.hands[seat]
     if not 0 <= card < 32:
         raise InvalidAction(f"not a card: {card!r}")
-    if not (hand >> card) & 1:
-        if rules.variant == "duel" and any(card in p for p in state.piles):
-            raise IllegalAction(f"{format_card(card)} is face down and cannot be played")
-        raise IllegalAction(f"not in hand: {format_card(card)}")
     if not (allowed >> card) & 1:
-        raise IllegalAction(
-            explain_illegal(
-                hand,
-                [c for _, c in state.trick],
-                contract.trump,
-                _partner_master(state, seat),
-                rules.flags(contract),
-                card,
-            )
-        )
+        raise IllegalAction(*_refused_card(state, seat, card))
     if not state.tricks and not state.declared[seat]:
         return _first_card(state, seat, card, action.belote)
     return _play_card(state, seat, card, action.belote)
+
+
+def explain_illegal_card(state: State, seat: int, card: int) -> dict[str, Any] | None:
+    """Why ``seat`` may not play ``card`` now, as data (the ``reason`` ``apply`` would give
+    with its ``IllegalAction``), or None when the card is legal.  For a card a player tapped:
+    the codes are listed in docs/engine.md, "Why a card is refused"."""
+    if not 0 <= card < 32:
+        raise InvalidAction(f"not a card: {card!r}")
+    if not 0 <= seat < state.rules.players:
+        raise InvalidAction(f"no seat {seat!r}")
+    if state.phase is not _PLAY:
+        return _NO_CARD_PLAY[state.phase]
+    if seat != state.to_act:
+        return _not_your_turn(state.to_act).reason
+    if (legal_play_mask(state) >> card) & 1:
+        return None
+    return _refused_card(state, seat, card)[1]
+
+
+_NO_CARD_PLAY = {phase: {"code": "no_card_play", "phase": phase.value} for phase in Phase}
+
+
+def _not_your_turn(actor: int) -> IllegalAction:
+    return IllegalAction(
+        f"not your turn: seat {actor} is to act", {"code": "not_your_turn", "seat": actor}
+    )
+
+
+def _refused_card(state: State, seat: int, card: int) -> tuple[str, dict[str, Any]]:
+    """The message and reason refusing ``card`` (not legal) to ``seat``, the seat to act."""
+    hand = state.hands[seat]
+    name = format_card(card)
+    if not (hand >> card) & 1:
+        if any(card in p for p in state.piles):  # a face-down card (duel)
+            return f"{name} is face down and cannot be played", {"code": "face_down", "card": name}
+        return f"not in hand: {name}", {"code": "not_in_hand", "card": name}
+    contract = state.contract
+    assert contract is not None
+    return illegal_reason(
+        hand,
+        [c for _, c in state.trick],
+        contract.trump,
+        _partner_master(state, seat),
+        state.rules.flags(contract),
+        card,
+    )
 
 
 def _first_card(state: State, seat: int, card: int, flagged: bool = False) -> list[Event]:
@@ -460,7 +468,7 @@ def _why_no_declare(state: State, seat: int) -> str:
 
 
 def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[Event]:
-    events = [Event("declared", {"seat": seat, "combos": [_public_combo(c) for c in combos]})]
+    events = [Event("declared", {"seat": seat, "combos": [decl.public_combo(c) for c in combos]})]
     if state.rules.options.get("eight_card_belot") and any(c.length == 8 for c in combos):
         side = state.rules.side_of[seat]
         state.winner = side
@@ -481,13 +489,6 @@ def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[E
     return events
 
 
-def _public_combo(c: decl.Combo) -> dict[str, Any]:
-    """Kind and strength only: no suit, no cards (§1.2)."""
-    d = c.describe()
-    d.pop("suit", None)
-    return d
-
-
 def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
     contract = state.contract
     assert contract is not None
@@ -499,9 +500,12 @@ def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
     first = _belote_first(state, seat, card)
     auto = state.rules.options.get("auto_belote", True)
     if flagged and (auto or not first):
+        name = format_card(card)
         if auto:
-            raise IllegalAction("belote: belote is announced automatically")
-        raise IllegalAction(f"belote: {format_card(card)} cannot make belote now")
+            reason = {"code": "belote_automatic", "card": name}
+            raise IllegalAction("belote: belote is announced automatically", reason)
+        reason = {"code": "no_belote", "card": name}
+        raise IllegalAction(f"belote: {name} cannot make belote now", reason)
     if first and (auto or flagged):
         state.belote_open = _set(state.belote_open, seat, state.belote_open[seat] | (1 << suit))
         return [Event("belote", {"seat": seat, "stage": "belote", "suit": "CDHS"[suit]})]
@@ -532,42 +536,10 @@ def _finish_trick(state: State) -> list[Event]:
     state.trick = ()
     state.leader = state.to_act = winner
     events = [Event("trick_won", {"seat": winner, "points": points, "number": number})]
-    if rules.variant == "duel":
-        from .variants.duel import reveal_after_trick
-
-        events += reveal_after_trick(state, trick)
-    if number == 1 and any(state.announced):  # declarations are all made in trick 1
-        state.decl_sides = _declaration_winners(state)
-        events += _show_declarations_after_trick_one(state)
+    events += rules.after_trick(state, trick)
     if last:
         events += _score(state)
     return events
-
-
-def _declaration_winners(state: State) -> tuple[int | None, int | None]:
-    """(side scoring sequences, side scoring carrés); unified comparison uses one side."""
-    rules = state.rules
-    assert state.contract is not None
-    if rules.comparison == "bulgarian":
-        return decl.best_bulgarian(state.announced, rules.side_of)
-    trump = state.contract.trump if state.contract.trump < 4 else None
-    order = rules.order_from(rules.eldest(state.dealer))
-    side = decl.best_unified(state.announced, rules.side_of, trump, order)
-    return side, side
-
-
-def _show_declarations_after_trick_one(state: State) -> list[Event]:
-    if state.rules.comparison == "bulgarian":
-        return []
-    side = state.decl_sides[0]  # one side under the unified comparison
-    if side is None:
-        return []
-    shown = [
-        {"seat": s, "combos": [format_mask(c.mask) for c in state.announced[s]]}
-        for s in range(state.rules.players)
-        if state.rules.side_of[s] == side and state.announced[s]
-    ]
-    return [Event("declarations_shown", {"side": side, "shown": shown})]
 
 
 def _score(state: State) -> list[Event]:
@@ -615,15 +587,9 @@ def _score(state: State) -> list[Event]:
         state.reserve,  # reserve
         rules.options.get("tie_rule", "fall"),  # tie_rule
     )
-    score = score_deal(facts)
+    score = rules.score_facts(facts)
     last_side = side_of[state.tricks[-1].winner]
-    game_winner: int | None
-    if rules.variant == "duel":
-        game_winner = taker_side if score.outcome == "made" else 1 - taker_side
-        scores = _set(state.scores, game_winner, state.scores[game_winner] + 1)
-    else:
-        scores = tuple([a + b for a, b in zip(state.scores, score.recorded, strict=True)])
-        game_winner = _deal_winner_side(score, taker_side, sides)
+    scores, game_winner = rules.record_deal(state.scores, score, taker_side)
     state.scores = scores
     state.reserve = score.reserve
     result = DealResult(
@@ -643,49 +609,18 @@ def _score(state: State) -> list[Event]:
     )
     state.results = state.results + (result,)
     events: list[Event] = [LazyEvent("deal_scored", lambda: {"result": result_json(result, rules)})]
-    if rules.variant != "duel":
-        winner = match_winner(
-            rules.variant,
-            scores,
-            rules.target,
-            score.capot_side is not None,  # valat_in_deal
-            score.capot_side,  # valat_side
-            bool(rules.options.get("valat_can_end_without_bonus")),  # valat_can_end_without_bonus
-            score.recorded,  # last_deal_recorded
-        )
-        if winner is not None:
-            state.winner = winner
-            state.phase = Phase.MATCH_OVER
-            events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
-            return events
+    winner = rules.match_end(scores, score)
+    if winner is not None:
+        state.winner = winner
+        state.phase = Phase.MATCH_OVER
+        events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
+        return events
     state.phase = Phase.DEAL_OVER
     return events
 
 
-def _deal_winner_side(score: Any, taker_side: int, sides: int) -> int | None:
-    if score.outcome == "made":
-        return taker_side
-    if score.outcome == "failed":
-        if sides == 2:
-            return 1 - taker_side
-        return None
-    return None
-
-
-def end_thrown_in(state: State) -> list[Event]:
-    """All passed: no score; the deal passes on (§0.4, §8.25)."""
-    state.phase = Phase.DEAL_OVER
-    result = DealResult(
-        number=len(state.results), dealer=state.dealer, thrown_in=True, totals_after=state.scores
-    )
-    state.results = state.results + (result,)
-    return [Event("deal_thrown_in", {"dealer": state.dealer})]
-
-
 def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
     """A deal's breakdown as JSON (used by events, views and the record CLI)."""
-    from .variants.base import contract_json
-
     out: dict[str, Any] = {
         "number": result.number,
         "dealer": result.dealer,
@@ -720,11 +655,18 @@ def result_json(result: DealResult, rules: Rules) -> dict[str, Any]:
             "reserve_paid": s.reserve_paid,
             "reserve_paid_to": s.reserve_paid_to,
             "reserve": s.reserve,
-            "rounding": s.rounding,
+            "rounding": _note_json(s.rounding),
             "winner_side": result.winner_side,
         }
     )
     return out
+
+
+def _note_json(note: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a rounding note (its lists too): the result's own stays as it was."""
+    if note is None:
+        return None
+    return {k: [*v] if isinstance(v, list) else v for k, v in note.items()}
 
 
 def _set(tup: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:

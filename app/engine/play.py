@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
+from .cards import (
+    ABOVE_PLAIN,
+    ABOVE_TRUMP,
+    PLAIN_STRENGTH,
+    SUIT_MASK,
+    SUITS,
+    TRUMP_STRENGTH,
+    format_card,
+    format_mask,
+)
 
 # Trump modes: a suit 0..3, or one of these.
 NO_TRUMP = 4  # SA / NT: every suit plain
@@ -116,30 +126,53 @@ def legal_mask(
     return legal_mask_top(hand, cards[0] >> 3, top, trump, partner_master, flags)
 
 
-def explain_illegal(
+def illegal_reason(
     hand: int, cards: list[int], trump: int, partner_master: bool, flags: PlayFlags, card: int
-) -> str:
-    """Name the obligation that forbids ``card`` (assumed held and not legal)."""
-    from .cards import format_mask
+) -> tuple[str, dict[str, Any]]:
+    """Why ``card`` (held, and not legal on the trick ``cards``) is refused: the message
+    naming the obligation, and the same as data (docs/engine.md, "Why a card is refused").
 
+    One code per obligation of §0.6: ``must_follow`` (the led suit), ``must_overtake`` (a
+    higher card of the led suit: sans-atout excepted, on a trump lead, in tout-atout, and with
+    ``overtake_plain``), ``must_trump``, ``must_overtrump``, ``must_undertrump``.  Every reason
+    names the refused ``card`` and the ``legal`` cards; ``suit`` is the led suit (follow,
+    overtake) or the trump suit; ``over`` the card winning the trick so far, to be beaten.
+    """
     allowed = legal_mask(hand, cards, trump, partner_master, flags)
-    holds = " ".join(format_mask(allowed))
+    legal = format_mask(allowed)
+    holds = " ".join(legal)
     led = cards[0] >> 3
+    top = cards[trick_winner_index(cards, trump)]
+    base: dict[str, Any] = {"card": format_card(card), "legal": legal}
     follow = hand & SUIT_MASK[led]
     if follow:
+        led_suit = SUITS[led]
         if card >> 3 != led:
             if allowed != follow:
-                return f"must follow suit and overtake: holds {holds}"
-            return f"must follow suit: holds {holds}"
+                message = f"must follow suit and overtake: holds {holds}"
+                return message, {
+                    "code": "must_overtake",
+                    "suit": led_suit,
+                    "over": format_card(top),
+                    **base,
+                }
+            return f"must follow suit: holds {holds}", {
+                "code": "must_follow",
+                "suit": led_suit,
+                **base,
+            }
+        over = {"code": "must_overtake", "suit": led_suit, "over": format_card(top), **base}
         if trump == ALL_TRUMP or led == trump:
-            return f"must overtake in the led suit: holds {holds}"
-        return f"must beat the highest card of the led suit: holds {holds}"
-    trumps_on_table = trump < 4 and any(c >> 3 == trump for c in cards)
+            return f"must overtake in the led suit: holds {holds}", over
+        return f"must beat the highest card of the led suit: holds {holds}", over
+    trump_suit = SUITS[trump]  # void in the led suit: only a suit contract refuses a card here
+    trumps_on_table = any(c >> 3 == trump for c in cards)
     if card >> 3 == trump and trumps_on_table:
-        return f"must overtrump: holds {holds}"
+        reason = {"code": "must_overtrump", "suit": trump_suit, "over": format_card(top), **base}
+        return f"must overtrump: holds {holds}", reason
     if trumps_on_table and allowed & SUIT_MASK[trump] == allowed:
         higher = allowed & ABOVE_TRUMP[highest([c for c in cards if c >> 3 == trump], True)]
-        if higher:
-            return f"must overtrump: holds {holds}"
-        return f"must undertrump: holds {holds}"
-    return f"must trump: holds {holds}"
+        code = "must_overtrump" if higher else "must_undertrump"
+        reason = {"code": code, "suit": trump_suit, "over": format_card(top), **base}
+        return f"{code.replace('_', ' ')}: holds {holds}", reason
+    return f"must trump: holds {holds}", {"code": "must_trump", "suit": trump_suit, **base}

@@ -201,15 +201,19 @@ class State:
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
     flags: PlayFlags | None  # the contract's play flags and card points, set with the contract
     table: tuple[int, ...]
-    _legal: int | None  # cache: the cards the seat to act may play (game.legal_play_mask)
+    # Caches, each of one module: the cards the seat to act may play (game.legal_play_mask);
+    # the common view (views.py: clear_view_cache); the score sheet's JSON with the results
+    # tuple it was made of (views.py; a copy keeps it, as it names its own source).
+    _legal: int | None
+    _view: dict[str, Any] | None
+    _results: tuple[tuple[DealResult, ...], list[dict[str, Any]]] | None
 
     def copy(self) -> State:
         """A copy to change (``apply`` never changes the state it is given)."""
         new = object.__new__(State)
         d = self.__dict__.copy()
-        d["_legal"] = None  # the legal cards are this state's own
-        if "_view" in d:  # a cache of views.py: the common view is one state's only
-            del d["_view"]  # "_results" stays: it names the results tuple it was made of
+        d["_legal"] = None  # the legal cards and the common view are this state's own
+        d["_view"] = None
         new.__dict__ = d
         return new
 

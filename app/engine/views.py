@@ -10,7 +10,8 @@ from typing import Any
 
 from .actions import Bid, Double, Pass, Redouble, action_to_json
 from .cards import format_card, format_mask
-from .game import _public_combo, current_player, legal_actions, result_json
+from .declarations import public_combo
+from .game import current_player, legal_actions, result_json
 from .state import Phase, State
 from .variants.base import contract_json
 
@@ -26,6 +27,8 @@ def spectator_view(state: State, previous: State | None = None) -> dict[str, Any
     sources did not change be taken from that view as they are (the same objects: a server
     comparing the two views finds them equal at once); the result is the same view.
     """
+    # read through the dict: a state whose key was dropped (rather than cleared by
+    # clear_view_cache) is simply one without a cached view
     cached: dict[str, Any] | None = state.__dict__.get("_view")
     if cached is None:
         before = previous.__dict__.get("_view") if previous is not None else None
@@ -33,8 +36,14 @@ def spectator_view(state: State, previous: State | None = None) -> dict[str, Any
             cached = _common_view(state, previous, before)
         else:
             cached = _common_view(state)
-        state.__dict__["_view"] = cached
+        state._view = cached
     return dict(cached)
+
+
+def clear_view_cache(state: State) -> None:
+    """Forget the common view cached on ``state`` (memory: a state kept only to compare with;
+    benchmarks: a state as fresh as the engine makes it).  The next view is built again."""
+    state._view = None
 
 
 def _common_view(
@@ -121,13 +130,7 @@ def _common_view(
         "results": results,
         "winner": state.winner,
     }
-    if rules.variant == "bela":
-        view["talon_counts"] = [t.bit_count() for t in state.talons]
-        view["middle_count"] = state.middle.bit_count()
-        view["discarded"] = state.discard.bit_count()
-        view["exchanged"] = state.exchanged if state.exchanged >= 0 else None
-    if rules.variant == "duel":
-        view["piles"] = [_piles(state, s) for s in range(n)]
+    view.update(rules.view_fields(state))
     return view
 
 
@@ -154,17 +157,17 @@ def _same_bids(prev: State, state: State) -> bool:
 
 
 def _declarations(state: State) -> list[list[dict[str, Any]]]:
-    return [[_public_combo(c) for c in combos] for combos in state.announced]
+    return [[public_combo(c) for c in combos] for combos in state.announced]
 
 
 def _results_json(state: State) -> list[dict[str, Any]]:
     """The score sheet, made once per deal: the list is kept with the results tuple it was made
     from and handed on by ``State.copy`` until a deal ends (then the tuple is a new one)."""
-    cached: tuple[Any, list[dict[str, Any]]] | None = state.__dict__.get("_results")
+    cached = state._results
     if cached is None or cached[0] is not state.results:
         rules = state.rules
         cached = (state.results, [result_json(r, rules) for r in state.results])
-        state.__dict__["_results"] = cached
+        state._results = cached
     return cached[1]
 
 
@@ -252,20 +255,11 @@ def _trick_points(state: State) -> list[int]:
 
 
 def _shown(state: State) -> list[dict[str, Any]]:
-    """Declared cards revealed after trick 1 to the scoring side (§1.2); bulgarian: none here."""
-    from .game import _declaration_winners
-
-    rules = state.rules
-    if rules.comparison == "bulgarian" or not state.tricks or not any(state.announced):
+    """The declared cards shown to everyone once trick 1 is over, while the deal lasts (§1.2,
+    ``Rules.shown_declarations``)."""
+    if not state.tricks or not any(state.announced) or not _in_deal(state):
         return []
-    if not _in_deal(state):
-        return []
-    side, _ = _declaration_winners(state)
-    return [
-        {"seat": s, "combos": [format_mask(c.mask) for c in state.announced[s]]}
-        for s in range(rules.players)
-        if side is not None and rules.side_of[s] == side and state.announced[s]
-    ]
+    return state.rules.shown_declarations(state)
 
 
 def _belote(state: State) -> list[dict[str, Any]]:
@@ -274,23 +268,4 @@ def _belote(state: State) -> list[dict[str, Any]]:
         for suit in range(4):
             if (suits >> suit) & 1:
                 out.append({"seat": seat, "stage": "belote", "suit": "CDHS"[suit]})
-    return out
-
-
-def _piles(state: State, seat: int) -> list[dict[str, Any]]:
-    from .variants.duel import pile_up_card
-
-    base_down = 0 if seat != state.dealer else 8
-    hand = state.hands[seat]
-    out = []
-    for i in range(8):
-        up = pile_up_card(state, seat, i)
-        down = state.piles[seat][i] >= 0
-        if (hand >> up) & 1:
-            card: str | None = format_card(up)
-        elif not down and (hand >> state.deck[base_down + i]) & 1:
-            card = format_card(state.deck[base_down + i])
-        else:
-            card = None
-        out.append({"up": card, "down": down})
     return out

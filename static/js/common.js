@@ -64,7 +64,8 @@ export async function shareLink(url) {
   }
 }
 
-/** JSON fetch with the cookie; throws an Error carrying the server's message. */
+/** JSON fetch with the cookie; throws an Error carrying the server's message, its HTTP status
+ * and its error code (`error.code`, null when the answer had none). */
 export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(path, {
     method,
@@ -82,16 +83,10 @@ export async function api(path, { method = "GET", body } = {}) {
     const message = (data && data.error && data.error.message) || (data && data.detail && JSON.stringify(data.detail)) || `HTTP ${response.status}`;
     const error = new Error(message);
     error.status = response.status;
+    error.code = (data && data.error && data.error.code) || null;
     throw error;
   }
   return data;
-}
-
-/** A deal's rounding note from the engine (coinche: "round10: 226 -> 230, 36 -> 40") in the
- * page's language; any other note as it is. */
-export function roundingText(note) {
-  const m = /^round10: (\d+) -> (\d+), (\d+) -> (\d+)$/.exec(note || "");
-  return m ? t("result.rounding", { a: m[1], b: m[2], c: m[3], d: m[4] }) : note;
 }
 
 export function escapeHTML(text) {

@@ -2,8 +2,9 @@
 // (app/players/frames.py): every deal, bid and trick, forward and back. Also imports a
 // belote-record/1 file and shows it the same way.
 import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
-import { api, escapeHTML, roundingText } from "./common.js";
+import { api, escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
+import * as words from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const app = $("replay-app");
@@ -41,35 +42,17 @@ function position(seat) {
   return ["bottom", "top"][seat];
 }
 
-function term(kind) {
-  return t(`term.${kind}.${V.data.variant}`);
-}
-
-function bidText(bid) {
-  const variant = V.data.variant;
-  if (bid.type === "pass") return escapeHTML(t(`bid.pass.${variant}`));
-  if (bid.type === "double") return escapeHTML(t(`bid.double.${variant}`));
-  if (bid.type === "redouble") return escapeHTML(t(`bid.redouble.${variant}`));
-  const value = bid.value === undefined ? "" : `${bid.value === "capot" ? escapeHTML(t("bid.capot")) : bid.value} `;
-  return `${value}${denomHTML(bid.contract)}`;
-}
-
-function comboText(combo) {
-  if (combo.kind === "carre") return t("decl.carre", { rank: t(`rank.plural.${combo.rank || combo.top}`) });
-  const len = Math.min(combo.length, 5);
-  return t(`decl.seq${len}`, { top: combo.top === "T" ? "10" : t(`rank.short.${combo.top}`) });
-}
-
-function contractHTML(contract) {
-  if (!contract) return "";
-  let html = `<span class="contract-denom">${denomHTML(contract.denom)}</span>`;
-  if (contract.value !== undefined) html = `${contract.value === "capot" ? escapeHTML(t("bid.capot")) : contract.value} ${html}`;
-  if (contract.multiplier > 1) {
-    const word = contract.multiplier === 2 ? t(`bid.double.${V.data.variant}`) : t(`bid.redouble.${V.data.variant}`);
-    html += ` <span class="contract-mult">${escapeHTML(word)} ×${contract.multiplier}</span>`;
-  }
-  return `${html} <span class="contract-taker">${escapeHTML(t("table.by", { name: seatName(contract.taker) }))}</span>`;
-}
+const variant = () => V.data.variant;
+const term = (kind) => words.term(kind, variant());
+const bidText = (bid) => words.bidText(bid, variant());
+// the replay names every seat (no "you"), and teams by their players
+const seatWho = (seat) => ({ person: "player", name: seatName(seat) });
+const sideWho = (side) => ({ person: n() === 4 ? "team" : "player", name: sideName(side) });
+const contractHTML = (contract) => words.contractHTML(contract, variant(), seatWho);
+const outcomeText = (result) => words.outcomeText(result, variant());
+const resultTable = (result) => words.resultTable(result, { sides: sidesList(), sideName, variant: variant() });
+const roundingText = (note) => words.roundingText(note, sideName);
+const { about, comboText, points } = words;
 
 // ----------------------------------------------------------------------------- what happened
 
@@ -80,15 +63,16 @@ function says(f) {
   } else {
     const a = f.action;
     const name = seatName(f.seat);
+    const who = seatWho(f.seat);
     if (a.type === "play") {
-      parts.push(t("log.played", { name, card: cardName(a.card) }));
+      parts.push(about("log.played", who, { card: cardName(a.card) }));
     } else if (a.type === "declare") {
       const combos = (f.declarations[f.seat] || []).map(comboText).join(", ");
-      parts.push(combos ? t("log.declared", { name, what: combos }) : t("replay.no_declaration", { name }));
+      parts.push(combos ? about("log.declared", who, { what: combos }) : t("replay.no_declaration", { name }));
     } else if (a.type === "exchange") {
-      parts.push(t("log.exchanged", { name }));
+      parts.push(about("log.exchanged", who));
     } else if (a.type === "discard") {
-      parts.push(t("log.discarded", { name }));
+      parts.push(about("log.discarded", who));
     } else {
       return { html: `${escapeHTML(name)}: ${bidText(a)}`, more: extra(f) };
     }
@@ -98,12 +82,12 @@ function says(f) {
 
 function extra(f) {
   const out = [];
-  if (f.trick_winner !== undefined) out.push(t("log.trick_won", { name: seatName(f.trick_winner), n: f.trick_won_points }));
+  if (f.trick_winner !== undefined) out.push(about("log.trick_won", seatWho(f.trick_winner), { points: points(f.trick_won_points) }));
   if (f.thrown_in) out.push(t("log.thrown_in"));
   if (f.result) out.push(t("replay.deal_end", { n: V.deal + 1 }));
   if (f.match_over) {
     const w = f.match_over.winner;
-    out.push(w === null || w === undefined ? t("match.over") : t("match.winner", { name: sideName(w) }));
+    out.push(w === null || w === undefined ? t("match.over") : about("match.winner", sideWho(w)));
   }
   return out.join(" ");
 }
@@ -159,7 +143,7 @@ function centre(f) {
       slot.classList.add("winner");
       slot.dataset.winner = "yes";
     }
-    slot.append(cardElement(play.card, { label: t("trick.played_by", { card: cardName(play.card), name: seatName(play.seat) }) }));
+    slot.append(cardElement(play.card, { label: about("trick.played_by", seatWho(play.seat), { card: cardName(play.card) }) }));
     trick.append(slot);
   }
   el.append(trick);
@@ -173,29 +157,10 @@ function centre(f) {
     const cap = document.createElement("p");
     cap.className = "v-trick-winner";
     cap.id = "trick-winner";
-    cap.textContent = t("replay.trick_won", { n: f.trick_number, name: seatName(f.trick_winner), points: f.trick_won_points });
+    cap.textContent = t("replay.trick_won", { n: f.trick_number, name: seatName(f.trick_winner), points: points(f.trick_won_points) });
     el.append(cap);
   }
   return el;
-}
-
-function resultTable(result) {
-  const sides = sidesList();
-  const row = (label, values, cls = "") =>
-    `<tr class="${cls}"><th scope="row">${escapeHTML(label)}</th>${sides.map((s) => `<td>${values[s]}</td>`).join("")}</tr>`;
-  let html = `<table class="result-table"><thead><tr><th></th>${sides.map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`).join("")}</tr></thead><tbody>`;
-  html += row(t("result.card_points"), result.card_points);
-  if (result.declaration_points.some((x) => x)) html += row(t("result.declarations"), result.declaration_points);
-  if (result.belote_points.some((x) => x)) html += row(term("belote"), result.belote_points);
-  html += row(t("result.total"), result.totals, "total");
-  html += row(t("result.recorded"), result.recorded, "recorded");
-  return `${html}</tbody></table>`;
-}
-
-function outcomeText(result) {
-  if (result.outcome === "made") return t("outcome.made");
-  if (result.outcome === "failed") return t("outcome.failed");
-  return term("litige");
 }
 
 function render() {
@@ -216,9 +181,7 @@ function render() {
   for (let seat = 0; seat < n(); seat++) table.append(seatBox(f, seat));
   table.append(centre(f));
 
-  $("viewer-bids").innerHTML = f.bids.length
-    ? `<ol class="bid-list">${f.bids.map((b) => `<li><span class="bid-seat">${escapeHTML(seatName(b.seat))}</span> <span class="bid-what">${bidText(b)}</span></li>`).join("")}</ol>`
-    : `<p class="muted">${escapeHTML(t("table.no_bids"))}</p>`;
+  $("viewer-bids").innerHTML = words.bidsTable(f.bids, variant(), seatName);
   $("viewer-contract").innerHTML = f.contract ? `${escapeHTML(t("table.contract"))}: ${contractHTML(f.contract)}` : "";
   $("viewer-scores").innerHTML =
     `<p class="match-line">${sidesList().map((s) => `${escapeHTML(sideName(s))} <b>${f.scores[s]}</b>`).join(" · ")}</p>` +
@@ -230,7 +193,8 @@ function render() {
     if (r.thrown_in) html += `<p>${escapeHTML(t("result.thrown_in"))}</p>`;
     else {
       html += `<p class="deal-headline">${contractHTML(r.contract)} <span class="outcome ${r.outcome}">${escapeHTML(outcomeText(r))}</span></p>${resultTable(r)}`;
-      if (r.rounding) html += `<p class="muted small">${escapeHTML(roundingText(r.rounding))}</p>`;
+      const rounding = roundingText(r.rounding);
+      if (rounding) html += `<p class="muted small rounding-note">${escapeHTML(rounding)}</p>`;
     }
     box.innerHTML = html;
     box.hidden = false;
@@ -295,9 +259,17 @@ document.addEventListener("keydown", (event) => {
 
 // ----------------------------------------------------------------------------- loading
 
-function showError(text) {
+/** An error in the page's language; `detail` (the server's own words, for a bug report) goes on
+ * a second line after "Details:". */
+function showError(text, detail = "") {
   const box = $("replay-error");
-  box.textContent = text;
+  box.replaceChildren(text);
+  if (detail) {
+    const more = document.createElement("span");
+    more.className = "error-detail muted small";
+    more.textContent = `${t("replay.details")}: ${detail}`;
+    box.append(document.createElement("br"), more);
+  }
   box.hidden = false;
   app.dataset.state = "error";
 }
@@ -329,7 +301,9 @@ async function loadGame(gameId) {
     links.hidden = false;
     show(data);
   } catch (error) {
-    showError(error.status === 403 ? t("replay.not_allowed") : error.status === 404 ? t("error.not_found") : error.message);
+    if (error.status === 403) showError(t("replay.not_allowed"));
+    else if (error.status === 404) showError(t("error.not_found"));
+    else showError(t("error.server_error"), error.message);
   }
 }
 
@@ -349,7 +323,8 @@ if (form) {
     try {
       show(await api("/api/replay", { method: "POST", body: record }));
     } catch (error) {
-      showError(t("replay.invalid", { reason: error.message }));
+      if (error.code === "invalid_record") showError(t("replay.invalid_record"), error.message);
+      else showError(t("replay.invalid", { reason: error.status ? `HTTP ${error.status}` : "—" }), error.message);
     }
   });
 }

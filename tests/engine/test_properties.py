@@ -95,9 +95,7 @@ def hidden_from(state: State, seat: int | None) -> set[str]:
         hidden |= sum(1 << c for c in pile if c >= 0)
     # declared cards shown after trick 1 to everyone (§1.2) are public
     if state.tricks and state.rules.comparison == "unified":
-        from app.engine.game import _declaration_winners
-
-        side, _ = _declaration_winners(state)
+        side, _ = state.rules.declaration_sides(state)
         for s, combos in enumerate(state.announced):
             if side is not None and state.rules.side_of[s] == side:
                 for c in combos:

@@ -28,15 +28,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine.scoring import (
-    DealFacts,
-    DealScore,
-    bg_round,
-    bg_split,
-    match_winner,
-    round10,
-    score_deal,
-)
+from app.engine.scoring import DealFacts, DealScore, match_winner, score_deal
+from app.engine.variants.bulgarian import bg_round, bg_split
+from app.engine.variants.coinche import round10
 
 A, B = 0, 1
 
@@ -165,7 +159,7 @@ def test_C11_free_mode_tout_atout_two_belotes() -> None:
 def test_K1_made_bid_plus_rounded_points() -> None:
     s = score("coinche", (113, 49), denom="S", bid=100)
     assert s.outcome == "made" and s.recorded == (210, 50)
-    assert s.rounding is not None and "113 -> 110" in s.rounding and "49 -> 50" in s.rounding
+    assert s.rounding == {"kind": "round10", "raw": [113, 49], "rounded": [110, 50]}
 
 
 def test_K2_made_with_belote() -> None:
@@ -765,3 +759,74 @@ def test_bg_split_sums_to_rounded_whole(case: tuple[int, int, str]) -> None:
 def test_bg_split_typical_totals() -> None:
     assert bg_round(162, "S") == 16 and bg_round(258, "AT") == 26 and bg_round(260, "NT") == 26
     assert bg_round(252, "S") == 25 and bg_round(348, "AT") == 35 and bg_round(350, "NT") == 35
+
+
+# =========================================================================== rounding notes as data
+
+
+def test_round10_note_is_indexed_by_side_not_by_role() -> None:
+    s = score("coinche", (49, 113), taker=B, denom="S", bid=100)
+    assert s.outcome == "made" and s.recorded == (50, 210)
+    assert s.rounding == {"kind": "round10", "raw": [49, 113], "rounded": [50, 110]}
+
+
+def test_no_rounding_note_when_nothing_is_rounded() -> None:
+    assert score("coinche", (70, 92), denom="S", bid=80).rounding is None  # failed
+    assert score("coinche", (113, 49), denom="S", bid=100, m=2).rounding is None  # coinched
+    assert score("classic", (92, 70)).rounding is None
+    assert score("bela", (95, 67), denom="C").rounding is None
+    assert score("duel", (100, 62), tricks=(9, 7), total_tricks=16).rounding is None
+
+
+def test_bg_split_note_made() -> None:
+    s = score("bulgarian", (85, 77), denom="S")
+    assert s.recorded == (8, 8)
+    assert s.rounding == {
+        "kind": "bg_split",
+        "raw": [85, 77],
+        "split": [8, 8],
+        "problem_case": False,
+    }
+
+
+def test_bg_split_note_problem_case_taker_on_side_b() -> None:
+    s = score("bulgarian", (76, 86), taker=B, denom="S")
+    assert s.outcome == "made" and s.recorded == (8, 8)
+    assert s.rounding == {
+        "kind": "bg_split",
+        "raw": [76, 86],
+        "split": [8, 8],
+        "problem_case": True,
+    }
+
+
+def test_bg_split_note_hanging() -> None:
+    s = score("bulgarian", (81, 81), denom="C")
+    assert s.outcome == "hanging"
+    assert s.rounding == {
+        "kind": "bg_split",
+        "raw": [81, 81],
+        "split": [8, 8],
+        "problem_case": False,
+    }
+
+
+def test_bg_whole_note_failed_and_contra() -> None:
+    s = score("bulgarian", (60, 102), denom="H")
+    assert s.outcome == "failed" and s.recorded == (0, 16)
+    assert s.rounding == {
+        "kind": "bg_whole",
+        "raw": [60, 102],
+        "total": 162,
+        "rounded_total": 16,
+        "multiplier": 1,
+    }
+    s = score("bulgarian", (90, 72), denom="S", m=2)
+    assert s.outcome == "made" and s.recorded == (32, 0)
+    assert s.rounding == {
+        "kind": "bg_whole",
+        "raw": [90, 72],
+        "total": 162,
+        "rounded_total": 16,
+        "multiplier": 2,
+    }

@@ -419,7 +419,7 @@ def test_K9_80_diamonds_125_rounds_up_210_40() -> None:
     assert (r.contract.denom, r.contract.value, r.contract.multiplier) == ("D", 80, 1)
     assert s.card_points == (125, 37) and s.totals == (125, 37)
     assert s.outcome == "made" and s.recorded == (210, 40)
-    assert s.rounding is not None and "125 -> 130" in s.rounding
+    assert s.rounding == {"kind": "round10", "raw": [125, 37], "rounded": [130, 40]}
 
 
 def test_K10_90_hearts_reached_but_not_above_defence_fails_270() -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidAction
+from ..scoring import SCORING
 from .base import Rules
 from .bela import BelaRules
 from .bulgarian import BulgarianRules
@@ -21,6 +22,7 @@ VARIANTS: dict[str, type[Rules]] = {
     "duel": DuelRules,
 }
 ALIASES = {"belote": "classic", "contree": "coinche", "belot": "bulgarian"}
+SCORING.update(VARIANTS)  # scoring.score_deal reaches a variant's scoring by its id
 
 
 def get_rules(

@@ -1,8 +1,12 @@
 """What every variant shares, as overridable hooks (python-chess's variant style).
 
-A variant module subclasses ``Rules`` and overrides only what differs.  A
-``Rules`` instance is immutable: a variant plus its resolved options and player
-count.
+A variant module subclasses ``Rules`` and overrides only what differs: the options, the
+dealing, the bidding, the phases between the bidding and the play (the exchange and the
+discard), the play flags and card points, what happens after a trick, the declarations'
+comparison, the deal's scoring and the match's end, the view's extra fields and whether the
+next deal is dealt at once.  The state machine (``game.py``) and the views (``views.py``) call
+these hooks and never look at a variant's name.  A ``Rules`` instance is immutable: a variant
+plus its resolved options and player count.
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..actions import PASS, Action, Bid, Pass
-from ..cards import PLAIN_POINTS, RK, RQ, SA_POINTS, TA_POINTS, TRUMP_POINTS
+from .. import declarations as decl
+from ..actions import Action
+from ..cards import PLAIN_POINTS, RK, RQ, SA_POINTS, TA_POINTS, TRUMP_POINTS, format_mask
 from ..errors import IllegalAction, InvalidAction
 from ..play import ALL_TRUMP, NO_TRUMP, PlayFlags
-from ..state import Auction, Contract, Event, Phase, State
+from ..scoring import FAILED, MADE, DealFacts, DealScore, ScoreWork, check_facts, top_at_target
+from ..state import Auction, Contract, DealResult, Event, Phase, State, Trick
 
 DENOM_TRUMP = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": NO_TRUMP, "AT": ALL_TRUMP}
 LADDER = ("C", "D", "H", "S", "NT", "AT")
@@ -72,8 +78,7 @@ _KINGS_QUEENS = tuple(
     sum(((1 << RK) | (1 << RQ)) << (8 * s) for s in range(4) if suits >> s & 1)
     for suits in range(16)
 )
-_POINTS_FR = {t: points_table(t) for t in range(6)}
-_POINTS_BG = {t: points_table(t, "bulgarian") for t in range(6)}
+_POINTS = {t: points_table(t) for t in range(6)}
 
 
 class Rules(ABC):
@@ -84,9 +89,15 @@ class Rules(ABC):
     targets: ClassVar[tuple[Any, ...]] = ()
     overtake_plain: ClassVar[bool] = False
     partner_exception: ClassVar[bool] = True
-    comparison: ClassVar[str] = "unified"  # or "bulgarian"
+    # The declarations' comparison of §1.3: "unified" (one side scores them all, its cards are
+    # shown after trick 1) or "bulgarian" (``declaration_sides``; the bots read it too).
+    comparison: ClassVar[str] = "unified"
     belote_restricted: ClassVar[bool] = False  # the Bulgarian rule of §4.6
-    bulgarian_points: ClassVar[bool] = False
+    # Scoring: the numbers of sides the variant plays with, whether it has doubling, and
+    # whether a side that won no trick loses its declarations (D-5).
+    side_counts: ClassVar[tuple[int, ...]] = (2,)
+    doubling: ClassVar[bool] = False
+    trickless_lose_declarations: ClassVar[bool] = True
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         players = self.player_counts[-1] if players is None else players
@@ -213,7 +224,7 @@ class Rules(ABC):
         return self._play_flags  # the same for every contract here (immutable, made once)
 
     def points(self, contract: Contract) -> tuple[int, ...]:
-        return (_POINTS_BG if self.bulgarian_points else _POINTS_FR)[contract.trump]
+        return _POINTS[contract.trump]
 
     def declarations_allowed(self, contract: Contract) -> bool:
         return bool(self.options.get("declarations")) and contract.trump != NO_TRUMP
@@ -226,6 +237,130 @@ class Rules(ABC):
             return 0b1111
         return 1 << contract.trump
 
+    # ----- the phases between the bidding and the play -------------------------
+    def exchange_actions(self, state: State) -> list[Action]:
+        """The legal actions of the seat to act in ``Phase.EXCHANGE`` (bela 2p)."""
+        return []
+
+    def apply_exchange(self, state: State, seat: int, action: Action) -> list[Event]:
+        raise IllegalAction(f"{action.type}: there is no exchange in {self.variant}")
+
+    def discard_actions(self, state: State) -> list[Action]:
+        """The legal actions of the seat to act in ``Phase.DISCARD`` (bela 3p)."""
+        return []
+
+    def apply_discard(self, state: State, seat: int, action: Action) -> list[Event]:
+        raise IllegalAction(f"{action.type}: there is no discard in {self.variant}")
+
+    def covered_cards(self, state: State) -> dict[int, tuple[int, int]]:
+        """Cards lying face down under a face-up card (duel): the covering card -> (the
+        seat, the face-down card it frees once the trick it is played to is complete)."""
+        return {}
+
+    # ----- after a trick -------------------------------------------------------
+    def after_trick(self, state: State, trick: Trick) -> list[Event]:
+        """What follows a completed ``trick`` (already added to ``state.tricks``, its winner to
+        lead): after trick 1, the declarations are compared and the scoring side's shown."""
+        if len(state.tricks) != 1 or not any(state.announced):  # all are made in trick 1
+            return []
+        state.decl_sides = self.declaration_sides(state)
+        shown = self.shown_declarations(state)
+        if not shown:
+            return []
+        return [Event("declarations_shown", {"side": state.decl_sides[0], "shown": shown})]
+
+    def declaration_sides(self, state: State) -> tuple[int | None, int | None]:
+        """(side scoring sequences, side scoring carrés): the unified comparison of §1.3
+        gives both to one side."""
+        assert state.contract is not None
+        trump = state.contract.trump if state.contract.trump < 4 else None
+        order = self.order_from(self.eldest(state.dealer))
+        side = decl.best_unified(state.announced, self.side_of, trump, order)
+        return side, side
+
+    def shown_declarations(self, state: State) -> list[dict[str, Any]]:
+        """The declared cards everyone sees once trick 1 is over (§1.2): those of the side
+        scoring them (``state.decl_sides``, found at the end of trick 1)."""
+        side = state.decl_sides[0]
+        if side is None:
+            return []
+        announced = state.announced
+        return [
+            {"seat": s, "combos": [format_mask(c.mask) for c in announced[s]]}
+            for s in range(self.players)
+            if self.side_of[s] == side and announced[s]
+        ]
+
+    # ----- scoring and the match's end -----------------------------------------
+    @classmethod
+    def score_facts(cls, f: DealFacts) -> DealScore:
+        """Score one played deal (``scoring.score_deal`` reaches it by the variant's id)."""
+        check_facts(f, cls.side_counts, cls.doubling)
+        cls.check_deal_facts(f)
+        return cls.score_work(
+            ScoreWork(f, cls.deal_card_points(f), cls.trickless_lose_declarations)
+        )
+
+    @classmethod
+    def check_deal_facts(cls, f: DealFacts) -> None:
+        """The variant's own checks of the facts (raise ValueError); none by default."""
+        return None
+
+    @classmethod
+    def deal_card_points(cls, f: DealFacts) -> list[int]:
+        """Each side's card points, before the capot bonus."""
+        return list(f.card_points)
+
+    @classmethod
+    @abstractmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """The variant's scoring rule, from the figures of ``w``."""
+
+    def record_deal(
+        self, scores: tuple[int, ...], score: DealScore, taker_side: int
+    ) -> tuple[tuple[int, ...], int | None]:
+        """(match scores after the deal, the side that won the deal or None)."""
+        new = tuple([a + b for a, b in zip(scores, score.recorded, strict=True)])
+        if score.outcome == MADE:
+            return new, taker_side
+        if score.outcome == FAILED and self.sides == 2:
+            return new, 1 - taker_side
+        return new, None
+
+    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
+        """The side that wins the match after a recorded deal (``scores`` include it), or
+        None: another deal is played."""
+        return self.match_winner(scores, self.target)
+
+    @staticmethod
+    def match_winner(
+        totals: tuple[int, ...],
+        target: int | None,
+        valat_in_deal: bool = False,
+        valat_side: int | None = None,
+        valat_can_end_without_bonus: bool = False,
+        last_deal_recorded: tuple[int, ...] | None = None,
+    ) -> int | None:
+        """The side that wins the match with match totals ``totals`` after a deal, or None.
+
+        A side reaches the target at ``>=``; the match ends when one has and there is a single
+        highest total (``scoring.top_at_target``).  The ``valat_*`` and
+        ``last_deal_recorded`` arguments matter only where a valat delays the end (§4.12);
+        a capot never does here.
+        """
+        return top_at_target(totals, target)
+
+    def next_deal_needs_consent(self, state: State) -> bool:
+        """Whether the next deal, at ``Phase.DEAL_OVER``, waits for the players' consent
+        instead of being dealt at once."""
+        return False
+
+    # ----- the view ------------------------------------------------------------
+    def view_fields(self, state: State) -> dict[str, Any]:
+        """The variant's own public fields of the common view (views.py), after the shared
+        ones; the same keys all game long."""
+        return {}
+
     # ----- shared bidding helpers ---------------------------------------------
     def set_contract(self, state: State, contract: Contract) -> list[Event]:
         state.contract = contract
@@ -237,14 +372,16 @@ class Rules(ABC):
         return events + self.after_contract(state)
 
     def throw_in(self, state: State) -> list[Event]:
-        from ..game import end_thrown_in
-
-        return end_thrown_in(state)
-
-    def ladder_bids(self, state: State, ladder: tuple[str, ...]) -> list[Action]:
-        a = state.auction
-        start = 0 if a.best_denom is None else ladder.index(a.best_denom) + 1
-        return [PASS, *(Bid(d) for d in ladder[start:])]
+        """All passed: no score; the deal passes on (§0.4, §8.25)."""
+        state.phase = Phase.DEAL_OVER
+        result = DealResult(
+            number=len(state.results),
+            dealer=state.dealer,
+            thrown_in=True,
+            totals_after=state.scores,
+        )
+        state.results = state.results + (result,)
+        return [Event("deal_thrown_in", {"dealer": state.dealer})]
 
 
 def contract_json(c: Contract) -> dict[str, Any]:
@@ -260,20 +397,3 @@ def _json(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return str(value)
-
-
-def next_seat(state: State, seat: int) -> int:
-    return (seat + 1) % state.rules.players
-
-
-def require(condition: bool, rule: str) -> None:
-    if not condition:
-        raise IllegalAction(rule)
-
-
-def is_pass(action: Action) -> bool:
-    return isinstance(action, Pass)
-
-
-def fresh_auction(**kw: Any) -> Auction:
-    return Auction(**kw)

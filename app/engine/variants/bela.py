@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..actions import PASS, Action, Bid, Exchange, Pass
+from ..actions import PASS, Action, Bid, Discard, Exchange, Pass, Play
 from ..cards import R7, cards_of, format_card, format_mask
 from ..errors import IllegalAction, InvalidAction
+from ..scoring import FAILED, HANGING, MADE, DealScore, ScoreWork
 from ..state import Contract, Event, Phase, State
 from .base import DENOM_TRUMP, SUIT_NAMES, Rules, packet_round
 
@@ -28,6 +29,7 @@ class BelaRules(Rules):
     targets = (501, 701, 1001)
     overtake_plain = True
     partner_exception = False
+    side_counts = (2, 3)
 
     def default_options(self) -> dict[str, Any]:
         return super().default_options() | {"target": TARGETS[self.players]}
@@ -109,7 +111,100 @@ class BelaRules(Rules):
             state.phase = Phase.EXCHANGE
             state.to_act = _exchange_holder(state)
             return []
-        return pick_up_talons(state)
+        return _pick_up_talons(state)
+
+    # ----- the seven exchange (2 players, §5.4) and the discard (3 players, §5.3) -------
+    def exchange_actions(self, state: State) -> list[Action]:
+        assert state.contract is not None
+        return [Exchange(state.contract.trump * 8 + R7), PASS]
+
+    def apply_exchange(self, state: State, seat: int, action: Action) -> list[Event]:
+        assert state.contract is not None
+        seven = state.contract.trump * 8 + R7
+        events: list[Event] = []
+        if isinstance(action, Exchange):
+            if action.card != seven:
+                raise IllegalAction(f"exchange: only the trump seven {format_card(seven)}")
+            hands = list(state.hands)
+            hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
+            state.hands = tuple(hands)
+            old = state.upcard
+            state.taken = old  # everyone saw the exchanger take it
+            state.out_of_play |= 1 << seven
+            state.upcard = seven
+            state.exchanged = seat
+            took = {"seat": seat, "card": format_card(seven), "took": format_card(old)}
+            events.append(Event("exchanged", took))
+        elif not isinstance(action, Pass):
+            raise IllegalAction(
+                f"{action.type}: exchange the seven or pass first", _no_play(action)
+            )
+        else:
+            events.append(Event("exchange_declined", {"seat": seat}))
+        return events + _pick_up_talons(state)
+
+    def discard_actions(self, state: State) -> list[Action]:
+        cards = list(cards_of(state.hands[state.to_act]))
+        return [Discard((1 << a) | (1 << b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+
+    def apply_discard(self, state: State, seat: int, action: Action) -> list[Event]:
+        if not isinstance(action, Discard):
+            message = f"{action.type}: the caller must discard two cards first"
+            raise IllegalAction(message, _no_play(action, Phase.DISCARD))
+        hand = state.hands[seat]
+        if action.cards.bit_count() != 2:
+            raise InvalidAction("discard needs exactly two cards")
+        if action.cards & ~hand:
+            missing = format_mask(action.cards & ~hand)
+            raise IllegalAction(f"discard: not in hand: {' '.join(missing)}")
+        state.discard = action.cards
+        hands = list(state.hands)
+        hands[seat] = hand & ~action.cards
+        state.hands = tuple(hands)
+        state.phase = Phase.PLAY
+        state.to_act = state.leader = self.eldest(state.dealer)
+        return [
+            Event("discarded", {"seat": seat, "count": 2}),
+            Event("discard", {"cards": format_mask(action.cards)}, to=seat),
+        ]
+
+    # ----- the view --------------------------------------------------------------------
+    def view_fields(self, state: State) -> dict[str, Any]:
+        return {
+            "talon_counts": [t.bit_count() for t in state.talons],
+            "middle_count": state.middle.bit_count(),
+            "discarded": state.discard.bit_count(),
+            "exchanged": state.exchanged if state.exchanged >= 0 else None,
+        }
+
+    # ----- scoring (§5.1-§5.4 and §14) -------------------------------------------------
+    @classmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """The caller must beat every opponent; a tie falls, or hangs (``tie_rule``)."""
+        f = w.f
+        caller = f.taker_side
+        tot = w.tot
+        n = w.n
+        opponents = [s for s in range(n) if s != caller]
+        best_opp = max(tot[s] for s in opponents)
+        if tot[caller] > best_opp:
+            return w.result(MADE, tot, caller, 0)
+        rec = [0] * n
+        if tot[caller] == best_opp and f.tie_rule == "hang":
+            # §14: the caller records 0 and all his points (bela included) hang.
+            for s in opponents:
+                rec[s] = tot[s]
+            return w.result(HANGING, rec, None, f.reserve + tot[caller])
+        # Fall ("pad"): the opponents take everything; the caller records 0.
+        if n == 2:
+            opp = opponents[0]
+            rec[opp] = tot[opp] + tot[caller]
+            return w.result(FAILED, rec, opp, 0)
+        shares = _d17_shares(tot[caller], caller, tot)
+        for s in opponents:
+            rec[s] = tot[s] + shares[s]
+        reserve_to = _d17_shares(f.reserve, caller, tot)
+        return w.result(FAILED, rec, reserve_to, 0)
 
 
 def _exchange_holder(state: State) -> int:
@@ -127,37 +222,24 @@ def _exchange_holder(state: State) -> int:
     return -1
 
 
-def exchange_actions(state: State) -> list[Action]:
-    assert state.contract is not None
-    return [Exchange(state.contract.trump * 8 + R7), PASS]
+def _no_play(action: Action, phase: Phase = Phase.EXCHANGE) -> dict[str, Any] | None:
+    """The reason refusing a card before the card play (game.explain_illegal_card's)."""
+    return {"code": "no_card_play", "phase": phase.value} if isinstance(action, Play) else None
 
 
-def apply_exchange(state: State, seat: int, action: Action) -> list[Event]:
-    assert state.contract is not None
-    seven = state.contract.trump * 8 + R7
-    events: list[Event] = []
-    if isinstance(action, Exchange):
-        if action.card != seven:
-            raise IllegalAction(f"exchange: only the trump seven {format_card(seven)}")
-        hands = list(state.hands)
-        hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
-        state.hands = tuple(hands)
-        old = state.upcard
-        state.taken = old  # everyone saw the exchanger take it
-        state.out_of_play |= 1 << seven
-        state.upcard = seven
-        state.exchanged = seat
-        events.append(
-            Event("exchanged", {"seat": seat, "card": format_card(seven), "took": format_card(old)})
-        )
-    elif not isinstance(action, Pass):
-        raise IllegalAction(f"{action.type}: exchange the seven or pass first")
-    else:
-        events.append(Event("exchange_declined", {"seat": seat}))
-    return events + pick_up_talons(state)
+def _d17_shares(amount: int, caller: int, own: list[int]) -> tuple[int, ...]:
+    """D-17: half of ``amount`` to each opponent of a 3-player caller; the odd point to
+    the opponent with the larger own total, or to next(caller) on equal totals."""
+    n = len(own)
+    first, second = (caller + 1) % n, (caller + 2) % n
+    odd_to = second if own[second] > own[first] else first
+    shares = [0] * n
+    shares[first] = shares[second] = amount // 2
+    shares[odd_to] += amount % 2
+    return tuple(shares)
 
 
-def pick_up_talons(state: State) -> list[Event]:
+def _pick_up_talons(state: State) -> list[Event]:
     rules = state.rules
     assert state.contract is not None
     hands = list(state.hands)
@@ -179,7 +261,3 @@ def pick_up_talons(state: State) -> list[Event]:
     for seat in range(rules.players):
         events.append(Event("hand", {"cards": format_mask(hands[seat])}, to=seat))
     return events
-
-
-def cards_in(mask: int) -> list[str]:
-    return [format_card(c) for c in cards_of(mask)]

@@ -4,11 +4,53 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .. import declarations as decl
 from ..actions import Action
 from ..cards import format_mask
-from ..state import Event, Phase, State
-from .base import LADDER, Rules, packet_round
+from ..scoring import FAILED, HANGING, MADE, SUIT_DENOMS, DealFacts, DealScore, ScoreWork
+from ..state import Contract, Event, Phase, State
+from .base import LADDER, Rules, packet_round, points_table
 from .ladder import apply_ladder, ladder_actions
+
+# §4.3: the standard scales in every contract (NT: plain points, AT: trump points).
+_POINTS = {t: points_table(t, "bulgarian") for t in range(6)}
+VALAT_GAME_POINTS = 9  # §4.12 valat bonus in game points (§14: never 9 x m)
+
+
+def _theta(denom: str) -> int:
+    if denom in SUIT_DENOMS:
+        return 6
+    if denom in ("NT", "AT"):
+        return 5
+    raise ValueError(f"unknown denomination: {denom!r}")
+
+
+def bg_round(x: int, denom: str) -> int:
+    """R_c of §4.9: ``x div 10``, plus one if ``x mod 10 >= θ`` (6 for suits, 5 for NT/AT)."""
+    return x // 10 + (1 if x % 10 >= _theta(denom) else 0)
+
+
+def _bg_special(p: int, o: int, denom: str) -> bool:
+    if denom in SUIT_DENOMS:
+        return p % 10 == 6 and o % 10 == 6
+    return denom == "AT" and p % 10 == 4 and o % 10 == 4
+
+
+def bg_split(p: int, o: int, denom: str) -> tuple[int, int]:
+    """§4.9 pair rounding: (bidders' game points, defenders' game points).
+
+    In the "problem" cases (suit: both end in 6; AT: both end in 4) the team with fewer
+    raw points rounds up and the other down; on equal raw points the bidders' (hanging)
+    value is the one rounded up.  Otherwise each team gets R_c of its own raw points.
+    """
+    _theta(denom)
+    if not _bg_special(p, o, denom):
+        return bg_round(p, denom), bg_round(o, denom)
+    if p < o:
+        return p // 10 + 1, o // 10
+    if p > o:
+        return p // 10, o // 10 + 1
+    return p // 10 + 1, o // 10
 
 
 class BulgarianRules(Rules):
@@ -24,7 +66,8 @@ class BulgarianRules(Rules):
     targets = (151,)
     comparison = "bulgarian"
     belote_restricted = True
-    bulgarian_points = True
+    doubling = True
+    trickless_lose_declarations = False
 
     def deal(self, state: State) -> list[Event]:
         hands = [0] * 4
@@ -50,3 +93,100 @@ class BulgarianRules(Rules):
         state.phase = Phase.PLAY
         state.to_act = state.leader = self.eldest(state.dealer)
         return [Event("hand", {"cards": format_mask(hands[s])}, to=s) for s in range(4)]
+
+    def points(self, contract: Contract) -> tuple[int, ...]:
+        return _POINTS[contract.trump]
+
+    # ----- declarations: compared per kind, none shown after trick 1 (§4.5) ----
+    def declaration_sides(self, state: State) -> tuple[int | None, int | None]:
+        return decl.best_bulgarian(state.announced, self.side_of)
+
+    def shown_declarations(self, state: State) -> list[dict[str, Any]]:
+        return []
+
+    # ----- scoring --------------------------------------------------------------
+    @classmethod
+    def deal_card_points(cls, f: DealFacts) -> list[int]:
+        if f.denom == "NT":
+            return [2 * c for c in f.card_points]  # §4.3: NT card points and last trick doubled
+        return list(f.card_points)
+
+    @classmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """§4.7-§4.11: raw totals, Bulgarian rounding, contra, hanging points."""
+        f = w.f
+        c = f.denom
+        pi = f.taker_side
+        oi = 1 - pi
+        m = f.multiplier
+        tot = w.tot
+        p, o = tot[pi], tot[oi]
+        raw = [tot[0], tot[1]]
+        rec = [0, 0]
+        if m == 1 and p >= o:  # each team its own points, by the pair rounding
+            split_p, split_o = bg_split(p, o, c)
+            split = [0, 0]
+            split[pi], split[oi] = split_p, split_o
+            note = {
+                "kind": "bg_split",
+                "raw": raw,
+                "split": split,
+                "problem_case": _bg_special(p, o, c),
+            }
+            if p > o:
+                rec[pi], rec[oi] = split_p, split_o
+                return w.result(MADE, rec, pi, 0, note)
+            rec[oi] = split_o
+            return w.result(HANGING, rec, None, f.reserve + split_p, note)
+        whole = bg_round(p + o, c)  # the whole deal's points, to one side or hanging
+        note = {
+            "kind": "bg_whole",
+            "raw": raw,
+            "total": p + o,
+            "rounded_total": whole,
+            "multiplier": m,
+        }
+        if p > o:
+            rec[pi] = whole * m  # §14: the defenders record 0, valat or not
+            return w.result(MADE, rec, pi, 0, note)
+        if p < o:
+            rec[oi] = whole * m  # everything, P's declarations and belote included
+            return w.result(FAILED, rec, oi, 0, note)
+        return w.result(HANGING, rec, None, f.reserve + whole * m, note)
+
+    # ----- the match's end: a valat delays it (§4.12) ---------------------------
+    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
+        return self.match_winner(
+            scores,
+            self.target,
+            score.capot_side is not None,  # valat_in_deal
+            score.capot_side,  # valat_side
+            bool(self.options.get("valat_can_end_without_bonus")),
+            score.recorded,  # last_deal_recorded
+        )
+
+    @staticmethod
+    def match_winner(
+        totals: tuple[int, ...],
+        target: int | None,
+        valat_in_deal: bool = False,
+        valat_side: int | None = None,
+        valat_can_end_without_bonus: bool = False,
+        last_deal_recorded: tuple[int, ...] | None = None,
+    ) -> int | None:
+        """§4.12: no end on a deal with a valat, unless ``valat_can_end_without_bonus`` and
+        the valat side still reaches the target without the 9-point bonus (9, never 9 x m,
+        §14).  When ``last_deal_recorded`` is given, the bonus removed is at most what the
+        valat side recorded in that deal (a valat team that failed its contract recorded no
+        bonus).  Otherwise the usual end (``Rules.match_winner``)."""
+        if valat_in_deal:
+            if not valat_can_end_without_bonus:
+                return None
+            if valat_side is None or not 0 <= valat_side < len(totals):
+                raise ValueError("valat_side is required when the option is on")
+            bonus = VALAT_GAME_POINTS
+            if last_deal_recorded is not None:
+                bonus = max(0, min(bonus, last_deal_recorded[valat_side]))
+            if target is not None and totals[valat_side] - bonus < target:
+                return None
+        return Rules.match_winner(totals, target)

@@ -7,10 +7,14 @@ from typing import Any, ClassVar
 
 from ..actions import PASS, Action, Bid, Pass
 from ..cards import format_card
-from ..errors import IllegalAction
+from ..errors import IllegalAction, InvalidAction
+from ..scoring import FAILED, LITIGE, MADE, DealScore, ScoreWork
 from ..state import Auction, Contract, Event, Phase, State, hand_event
 from .base import DENOM_TRUMP, LADDER, SUIT_NAMES, Rules, packet_seats
 from .ladder import apply_ladder, ladder_actions
+
+DEAL_POINTS = 162  # cards* of §2.6 when the defence did not sweep
+SWEEP_POINTS = 252  # cards* of §2.6 when it did
 
 
 def _eldest_first(dealer: int) -> list[int]:
@@ -74,8 +78,6 @@ class ClassicRules(Rules):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["bidding_mode"] not in ("turn_up", "free"):
-            from ..errors import InvalidAction
-
             raise InvalidAction('bidding_mode must be "turn_up" or "free"')
         return options
 
@@ -162,3 +164,24 @@ class ClassicRules(Rules):
         state.phase = Phase.PLAY
         state.to_act = state.leader = self.eldest(state.dealer)
         return events
+
+    @classmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """§2.6: made / failed ("dedans") / litige with the reserve of D-8."""
+        t = w.f.taker_side
+        d = 1 - t
+        tot = w.tot
+        rec = [0, 0]
+        if tot[t] > tot[d]:
+            rec[t], rec[d] = tot[t], tot[d]
+            return w.result(MADE, rec, t, 0)
+        if tot[t] < tot[d]:
+            swept = w.capot_side == d
+            cards_star = SWEEP_POINTS if swept else DEAL_POINTS
+            rec[t] = w.bel[t]  # belote stays with its holder
+            rec[d] = cards_star + w.decl[t] + w.decl[d] + w.bel[d]
+            return w.result(FAILED, rec, d, 0)
+        # Litige: the attack records its belote now; its cards and declarations are held.
+        rec[t], rec[d] = w.bel[t], tot[d]
+        held = w.cards[t] + w.decl[t]
+        return w.result(LITIGE, rec, None, w.f.reserve + held)

@@ -6,10 +6,17 @@ from typing import Any, ClassVar
 
 from ..actions import CAPOT, DOUBLE, PASS, REDOUBLE, Action, Bid, Double, Pass, Redouble
 from ..errors import IllegalAction
+from ..scoring import FAILED, MADE, DealFacts, DealScore, ScoreWork
 from ..state import Auction, Contract, Event, State
 from .base import DENOM_TRUMP, LADDER, Rules, packet_round
 
 VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
+BASE = 160  # 160 + B of §3.5
+
+
+def round10(x: int) -> int:
+    """Coinche rounding (§3.5): nearest multiple of 10, a units digit of 5 rounds up."""
+    return (x + 5) // 10 * 10
 
 
 class CoincheRules(Rules):
@@ -23,6 +30,7 @@ class CoincheRules(Rules):
         "allow_sa_ta": False,
     }
     targets = (501, 1000, 2000, 5000, "one_deal")
+    doubling = True
 
     @property
     def denoms(self) -> tuple[str, ...]:
@@ -120,3 +128,38 @@ class CoincheRules(Rules):
             state.to_act = (seat + 2) % 4  # skip the coincher's partner
             return events
         raise IllegalAction(f"{action.type}: after a coinche only surcoinche or pass")
+
+    @classmethod
+    def check_deal_facts(cls, f: DealFacts) -> None:
+        if f.bid_value not in VALUES:
+            raise ValueError(f"coinche bid_value must be 80..160 or 250, not {f.bid_value!r}")
+
+    @classmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """§3.4-§3.5 (D-12: a tie fails, no litige; belote never multiplied)."""
+        f = w.f
+        a = f.taker_side
+        d = 1 - a
+        bid = f.bid_value
+        assert bid is not None
+        m = f.multiplier
+        tot = w.tot
+        if bid == CAPOT:
+            made = f.tricks_won[a] == f.total_tricks
+        else:
+            made = tot[a] >= bid and tot[a] > tot[d]
+        decl_all = w.decl[a] + w.decl[d]
+        rec = [0, 0]
+        rounding = None
+        if m == 1 and made:
+            rounded = [round10(tot[0]), round10(tot[1])]
+            rec[a], rec[d] = bid + rounded[a], rounded[d]
+            rounding = {"kind": "round10", "raw": [tot[0], tot[1]], "rounded": rounded}
+        elif m == 1:
+            rec[a], rec[d] = w.bel[a], BASE + bid + decl_all + w.bel[d]
+        elif made:
+            rec[a], rec[d] = (BASE + bid) * m + decl_all + w.bel[a], w.bel[d]
+        else:
+            rec[a], rec[d] = w.bel[a], (BASE + bid) * m + decl_all + w.bel[d]
+        # There is no reserve in coinche (§3.6): whatever came in is carried unchanged.
+        return w.result(MADE if made else FAILED, rec, None, f.reserve, rounding)

@@ -8,8 +8,13 @@ from ..actions import PASS, Action, Bid, Pass
 from ..cards import format_card
 from ..errors import IllegalAction
 from ..play import PlayFlags
+from ..scoring import FAILED, MADE, DealFacts, DealScore, ScoreWork
 from ..state import Contract, Event, State, Trick
 from .base import DENOM_TRUMP, SUIT_NAMES, Rules
+
+MAKE = 82  # §6.4: the taker makes the deal with at least 82
+FAILED_POINTS = 162  # what a failed taker gives the defender
+SWEEP_POINTS = 252
 
 
 class DuelRules(Rules):
@@ -76,6 +81,70 @@ class DuelRules(Rules):
             state, Contract(action.contract, DENOM_TRUMP[action.contract], seat)
         )
 
+    # ----- after a trick: the cards it freed are turned face up (D-18) -------------
+    def after_trick(self, state: State, trick: Trick) -> list[Event]:
+        return _reveal_after_trick(state, trick) + super().after_trick(state, trick)
+
+    def covered_cards(self, state: State) -> dict[int, tuple[int, int]]:
+        return {
+            pile_up_card(state, seat, i): (seat, down)
+            for seat in range(2)
+            for i, down in enumerate(state.piles[seat])
+            if down >= 0
+        }
+
+    # ----- the view: each pile's face-up card, and whether a card lies face down --------
+    def view_fields(self, state: State) -> dict[str, Any]:
+        return {"piles": [_piles(state, s) for s in range(2)]}
+
+    # ----- scoring: each deal is a game of its own (§6.4, §14 Match end) ----------------
+    @classmethod
+    def check_deal_facts(cls, f: DealFacts) -> None:
+        if any(f.decl_points) or any(f.belote_points):
+            raise ValueError("duel has no declarations and no belote")
+
+    @classmethod
+    def score_work(cls, w: ScoreWork) -> DealScore:
+        """Made iff the taker has at least 82; a failed taker gives the defender 162."""
+        t = w.f.taker_side
+        d = 1 - t
+        tot = w.tot
+        rec = [0, 0]
+        if tot[t] >= MAKE:
+            rec[t], rec[d] = tot[t], tot[d]  # a taker sweep is 252 / 0 here
+            return w.result(MADE, rec, t, 0)
+        rec[d] = SWEEP_POINTS if w.capot_side == d else FAILED_POINTS
+        return w.result(FAILED, rec, d, 0)
+
+    def record_deal(
+        self, scores: tuple[int, ...], score: DealScore, taker_side: int
+    ) -> tuple[tuple[int, ...], int | None]:
+        """The scores are the tally of games won: the taker wins the game if the deal is
+        made, else the defender."""
+        winner = taker_side if score.outcome == MADE else 1 - taker_side
+        tally = list(scores)
+        tally[winner] += 1
+        return tuple(tally), winner
+
+    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
+        return None  # no match: the next deal is another game
+
+    @staticmethod
+    def match_winner(
+        totals: tuple[int, ...],
+        target: int | None,
+        valat_in_deal: bool = False,
+        valat_side: int | None = None,
+        valat_can_end_without_bonus: bool = False,
+        last_deal_recorded: tuple[int, ...] | None = None,
+    ) -> int | None:
+        raise ValueError("duel has no match: each deal is a game (the deal's outcome decides)")
+
+    def next_deal_needs_consent(self, state: State) -> bool:
+        """A played deal was a whole game: the next one needs both players' consent (a
+        thrown-in deal is dealt again at once)."""
+        return bool(state.results) and not state.results[-1].thrown_in
+
 
 def pile_up_card(state: State, seat: int, pile: int) -> int:
     """The card that lay face up on ``pile`` of ``seat`` at the deal."""
@@ -83,7 +152,7 @@ def pile_up_card(state: State, seat: int, pile: int) -> int:
     return state.deck[base + pile]
 
 
-def reveal_after_trick(state: State, trick: Trick) -> list[Event]:
+def _reveal_after_trick(state: State, trick: Trick) -> list[Event]:
     """Turn face up the cards freed by the trick, once it is complete (D-18)."""
     events: list[Event] = []
     piles = [list(p) for p in state.piles]
@@ -100,3 +169,20 @@ def reveal_after_trick(state: State, trick: Trick) -> list[Event]:
     state.piles = tuple(tuple(p) for p in piles)
     state.hands = tuple(hands)
     return events
+
+
+def _piles(state: State, seat: int) -> list[dict[str, Any]]:
+    base_down = 0 if seat != state.dealer else 8
+    hand = state.hands[seat]
+    out = []
+    for i in range(8):
+        up = pile_up_card(state, seat, i)
+        down = state.piles[seat][i] >= 0
+        if (hand >> up) & 1:
+            card: str | None = format_card(up)
+        elif not down and (hand >> state.deck[base_down + i]) & 1:
+            card = format_card(state.deck[base_down + i])
+        else:
+            card = None
+        out.append({"up": card, "down": down})
+    return out

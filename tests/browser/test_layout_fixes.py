@@ -1,0 +1,193 @@
+"""Smaller layout faults, one test each: the score sheet's total row, toasts over the score, a
+bid bubble over the turned card, the duel's "New deal" button, and the home page on a phone
+(the three ways to play above the fold)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .driver import choose_game, open_home, start, take_turn, wait_state
+from .test_layout import SIZES, overlaps
+
+pytestmark = pytest.mark.browser
+
+RECT_JS = """(sel) => [...document.querySelectorAll(sel)].map(el => {
+  const r = el.getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+}).filter(r => r.width > 0 && r.height > 0)"""
+
+
+def rects(page: Any, selector: str) -> list[dict[str, float]]:
+    return list(page.evaluate(RECT_JS, selector))
+
+
+def on_screen(page: Any, r: dict[str, float]) -> bool:
+    vw = page.evaluate("document.documentElement.clientWidth")
+    vh = page.evaluate("window.innerHeight")
+    return (
+        r["left"] >= -0.5
+        and r["top"] >= -0.5
+        and r["right"] <= vw + 0.5
+        and r["bottom"] <= vh + 0.5
+    )
+
+
+def play_to_the_end(page: Any, *, limit: int = 600) -> None:
+    for _ in range(limit):
+        state = wait_state(page)
+        if state == "match":
+            return
+        take_turn(page, state)
+    raise AssertionError("the match did not end")
+
+
+def test_the_score_sheets_total_row_lines_up_with_its_columns(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic", options={"target": "one_deal"})
+    start(page, "computer")
+    play_to_the_end(page)
+    page.locator("#dlg-match [data-action=sheet]").click()
+    page.wait_for_selector("#dlg-scores[open] .score-sheet tfoot")
+    for width, height in ((390, 844), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        cells = page.evaluate(
+            """() => {
+              const sheet = document.querySelector('#score-sheet .score-sheet');
+              const right = (el) => el.getBoundingClientRect().right;
+              const body = [...sheet.querySelectorAll('tbody tr:not(.thrown)')].pop();
+              const sides = [...sheet.querySelectorAll('thead th')].length - 2;
+              const col = (row, first) => [...row.children].slice(first).map(c => right(c.querySelector('b') || c));
+              return {
+                head: [...sheet.querySelectorAll('thead th')].slice(2).map(th => th.getBoundingClientRect().right),
+                body: col(body, 2),
+                total: col(sheet.querySelector('tfoot tr'), 1),
+                sides,
+              };
+            }"""
+        )
+        assert len(cells["total"]) == cells["sides"] == len(cells["body"]) >= 2, cells
+        for head, body, total in zip(cells["head"], cells["body"], cells["total"], strict=True):
+            # each number ends where its column's head and the deals' numbers end
+            assert abs(total - body) <= 1.5, cells
+            assert abs(head - body) <= 12, cells  # the cell's padding at most
+    context.close()
+
+
+def test_a_toast_never_covers_the_score_the_buttons_or_the_hand(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "coinche")
+    start(page, "computer")
+    state = wait_state(page)
+    while state != "turn:bidding":
+        take_turn(page, state, bid="pass")
+        state = wait_state(page)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("document.getElementById('toast').classList.remove('show')")
+        page.click("#btn-hint")
+        page.wait_for_selector("#toast.show")
+        page.wait_for_timeout(300)  # the slide-in
+        toast = rects(page, "#toast")[0]
+        assert on_screen(page, toast), (width, height, toast)
+        for what in (
+            "#scoreboard",
+            "#bar-contract",
+            "#controls .turn-line",
+            "#controls .action-row button",
+            "#hand .card",
+        ):
+            for r in rects(page, what):
+                assert not overlaps(toast, r), f"{width}x{height}: the toast covers {what}"
+    context.close()
+
+
+def test_a_bid_bubble_never_hides_the_turned_card(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    checked = 0
+    for _ in range(400):
+        state = wait_state(page)
+        if state == "turn:bidding" and page.locator("#seats .bubble").count():
+            for width, height in SIZES:
+                page.set_viewport_size({"width": width, "height": height})
+                page.wait_for_timeout(60)
+                card = rects(page, "#deck-spot .upcard")
+                assert card, "no turned card in the bidding"
+                for bubble in rects(page, "#seats .bubble"):
+                    assert not overlaps(card[0], bubble), (width, height, card, bubble)
+            checked += 1
+            if checked >= 2:
+                break
+        # pass, so that the others speak before the player's next turn
+        take_turn(page, state, bid="pass")
+    assert checked >= 2
+    context.close()
+
+
+def test_the_duels_new_deal_button_is_whole_at_every_size(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 768, "height": 1024})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "duel")
+    start(page, "computer")
+    for _ in range(400):
+        state = wait_state(page)
+        if state == "deal":
+            break
+        take_turn(page, state)
+    else:
+        raise AssertionError("the duel's deal did not end")
+    # the deal summary offers it first, then the controls under the table
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(60)
+        dialog = rects(page, "#dlg-deal")[0]
+        for button in rects(page, "#dlg-deal .dialog-actions .btn"):
+            assert on_screen(page, button), (width, height, button)
+            assert button["right"] <= dialog["right"] and button["bottom"] <= dialog["bottom"]
+    page.locator("#dlg-deal [data-action=continue]").click()
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(60)
+        button = rects(page, "#controls [data-action=next_deal]")
+        assert button, "no New deal button"
+        assert on_screen(page, button[0]), (width, height, button)
+        hit = page.evaluate(
+            """(r) => !!document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2)
+                 ?.closest('[data-action=next_deal]')""",
+            button[0],
+        )
+        assert hit, (width, height)
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_three_ways_to_play_are_above_the_fold(server, chromium, language) -> None:
+    for width, height in ((390, 844), (1366, 768)):
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        context.add_cookies([{"name": "atout_lang", "value": language, "url": server.base_url}])
+        page = context.new_page()
+        open_home(page, server.base_url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for mode in ("computer", "friends", "local"):
+            box = rects(page, f"#play-{mode}")[0]
+            assert on_screen(page, box), (language, width, mode, box)
+        # the header is one line: its links side by side, not stacked
+        tops = [r["top"] for r in rects(page, ".site-header a, .site-header select")]
+        heights = [r["height"] for r in rects(page, ".site-header a, .site-header select")]
+        assert max(tops) - min(tops) < max(heights), (language, width, tops)
+        # one tap: the default game starts against the computer
+        if width == 390:
+            page.click("#play-computer")
+            page.wait_for_url("**/g/**")
+            page.wait_for_selector("#table-app[data-state=ready]")
+        context.close()
