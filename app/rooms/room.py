@@ -474,9 +474,8 @@ class Room:
         except InvalidAction as exc:
             raise CommandError("invalid_action", str(exc)) from None
         except IllegalAction as exc:
-            # the engine's rule as data, when it gives one (``IllegalAction.reason``)
-            reason = getattr(exc, "reason", None)
-            raise CommandError("illegal_action", str(exc), reason) from None
+            # the rule as data too, when the engine gives one (``IllegalAction.reason``)
+            raise CommandError("illegal_action", str(exc), exc.reason) from None
 
         row = repo.ActionRow(self.seq, self.deals - 1, seat, action_to_json(action), client_id)
         next_deal: tuple[State, list[Event]] | None = None

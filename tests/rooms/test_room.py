@@ -667,3 +667,31 @@ async def test_an_illegal_action_error_carries_the_engines_reason(monkeypatch) -
     }
     validate_outgoing(actor.texts[-1])
     assert snapshot(room) == before
+
+
+async def test_an_illegal_card_is_refused_with_the_rule_as_data() -> None:
+    from app.engine import seat_view
+
+    room, listeners = await started("classic")
+    rng = random.Random(31)
+    for i in range(300):
+        state = room.state
+        seat = current_player(state)
+        if state.phase is Phase.PLAY and seat is not None:
+            view = seat_view(state, seat)
+            legal = {a["card"] for a in view["legal"] if a["type"] == "play"}
+            illegal = [c for c in view["hand"] if c not in legal]
+            if illegal:
+                break
+        await play_one(room, listeners, rng, f"p{i}")
+    else:
+        raise AssertionError("no illegal card met")
+    actor = holder(listeners, seat)
+    actor.new()
+    before = snapshot(room)
+    await act(room, actor, "bad", room.version, {"type": "play", "card": illegal[0]})
+    (error,) = actor.new()
+    assert error["code"] == "illegal_action" and error["id"] == "bad"
+    assert isinstance(error["reason"], dict) and error["reason"]["code"], error
+    validate_outgoing(actor.texts[-1])
+    assert snapshot(room) == before
