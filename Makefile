@@ -56,7 +56,7 @@ lint: $(TEST_STAMP)
 	  echo "mypy: no app/engine yet, skipped"; \
 	fi
 
-## bench: engine benchmark (the `bench` subcommand comes with app/engine/cli.py)
+## bench: engine benchmark (`atout bench engine`, app/bench/engine.py)
 bench: $(RUN_STAMP)
 	$(VENV)/bin/atout bench engine
 

@@ -7,11 +7,10 @@ receives the parsed ``argparse.Namespace`` and returns an exit code.
 Other packages add theirs through ``PLUGIN_MODULES``: a module listed there that can be imported
 must define ``register(subparsers)`` and may add several subcommands:
 
-- ``app.engine.cli``  ``atout record ...`` (validate, replay, generate records) and
-  ``atout bench engine`` (random full deals per second, ``make bench``)
+- ``app.engine.cli``  ``atout record ...`` (validate, replay, generate records)
 - ``app.bots.cli``    ``atout arena ...`` (bot levels against each other)
-- ``app.bench``       the developer tools under ``atout bench`` (``load``, ``publish``,
-  ``tune``)
+- ``app.bench``       the developer tools under ``atout bench`` (``engine``, ``load``,
+  ``publish``, ``tune``)
 
 The dependency goes one way: this module imports the plugins, no product package imports it.
 

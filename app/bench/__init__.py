@@ -4,6 +4,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 ``BENCHES`` defines ``add_bench(bench)``, which adds its own subcommand to ``atout bench``
 (``bench`` is the subparsers action of the ``bench`` command, see ``bench_parsers``):
 
+- ``engine``  ``atout bench engine`` (``make bench``): random full deals and bare playouts per
+  second, per variant;
 - ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
   the bare FastAPI endpoint it compares with);
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
@@ -21,7 +23,12 @@ from typing import Any
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 
-BENCHES: tuple[str, ...] = ("app.bench.load", "app.bench.publish", "app.bench.tune")
+BENCHES: tuple[str, ...] = (
+    "app.bench.engine",
+    "app.bench.load",
+    "app.bench.publish",
+    "app.bench.tune",
+)
 
 
 def bench_parsers(subparsers: SubParsers) -> SubParsers:

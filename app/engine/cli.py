@@ -1,4 +1,4 @@
-"""``atout record ...`` and ``atout bench engine``: the engine's command line."""
+"""``atout record ...``: the engine's command line."""
 
 from __future__ import annotations
 
@@ -28,13 +28,6 @@ def register(subparsers: Any) -> None:
     rr.add_argument("--seed", type=int, default=0)
     rr.add_argument("--deals", type=int, default=None, help="stop after K deals")
     rr.set_defaults(func=cmd_random)
-
-    bench = subparsers.add_parser("bench", help="benchmarks")
-    bsub = bench.add_subparsers(dest="bench_command", required=True)
-    be = bsub.add_parser("engine", help="deals and playouts per second, per variant")
-    be.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    be.add_argument("--variant", action="append", default=None)
-    be.set_defaults(func=cmd_bench_engine)
 
 
 def _fail(code: int, message: str) -> int:
@@ -116,9 +109,3 @@ def cmd_random(args: argparse.Namespace) -> int:
     except InvalidAction as exc:
         return _fail(2, str(exc))
     return _emit(json.dumps(record))
-
-
-def cmd_bench_engine(args: argparse.Namespace) -> int:
-    from .bench import run_engine_bench
-
-    return run_engine_bench(args.seconds, args.variant)

@@ -50,10 +50,11 @@ class Consents:
     # ------------------------------------------------------------------ what is asked
 
     def deals_automatically(self, state: State) -> bool:
-        """Other variants deal on at once; a duel deal that was played needs both consents."""
+        """Whether the rules deal the next deal without the players' consent (every variant
+        but a duel deal that was played: ``Rules.next_deal_needs_consent``)."""
         if state.phase is not Phase.DEAL_OVER:
             return False
-        return self.room.variant != "duel" or state.results[-1].thrown_in
+        return not state.rules.next_deal_needs_consent(state)
 
     def deals_at_once(self, state: State) -> bool:
         """The next deal is dealt in the step that ends this one: the rules deal on and there

@@ -11,7 +11,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.engine import Event, State, seat_view, spectator_view
-from app.engine.views import seat_fields
+from app.engine.views import clear_view_cache, seat_fields
 from app.rooms import messages as out
 from app.rooms.model import Listener
 
@@ -142,7 +142,7 @@ class Publisher:
         wanted.update(room.seats_of(s.identity_id) for s in room.seats if s.identity_id is not None)
         events_json = [(e.to, e.to_json()) for e in events]
         # Once per version: the shared fields' changes, and each seat's own fields' changes.
-        # The previous state's views are cached on it (engine: ``_view``; here: ``_fields``).
+        # The previous state's views are cached on it (the engine's cache, which ``clear_view_cache`` drops; here: ``_fields``).
         common: dict[str, Any] | None = None
         own: dict[int, dict[str, Any]] = {}
         fields = {}
@@ -163,7 +163,7 @@ class Publisher:
         # The engine caches the common view on a state: the current state keeps it for the
         # next update's comparison, the previous one drops it.
         if before is not None:
-            before.__dict__.pop("_view", None)
+            clear_view_cache(before)
         step = Step(version, texts)
         self.history.append(step)
         for listener in list(room.listeners):

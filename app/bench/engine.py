@@ -4,7 +4,7 @@ Two measures per variant: whole deals through the public API (deal, bidding, tri
 scoring), and random playouts of the card play on bare bitmasks.  A ``Position`` is a plain
 description of the card play from some point on; ``playout`` plays it to the end with random
 legal cards and returns the card points each seat won.  It implements exactly the rules of
-``play.legal_mask`` (tested against it, ``tests/engine/test_fast.py``), inlined: a measure of
+``play.legal_mask`` (tested against it, ``tests/bench/test_engine_bench.py``), inlined: a measure of
 what the rules cost at their barest.  The computer players have their own playouts
 (``app/bots/sim.py``), with a policy and knowledge this one has not.
 """
@@ -18,11 +18,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
-from .game import apply, legal_actions, new_match
-from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask, trick_winner_index
-from .state import Phase, State
-from .variants import VARIANTS
+from app.engine.cards import ABOVE_PLAIN, ABOVE_TRUMP, PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH
+from app.engine.game import apply, legal_actions, new_match
+from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask, trick_winner_index
+from app.engine.state import Phase, State
+from app.engine.variants import VARIANTS
 
 
 @dataclass(slots=True)
@@ -282,3 +282,15 @@ def run_engine_bench(seconds: float = 2.0, variants: list[str] | None = None) ->
         )
     )
     return 0
+
+
+def add_bench(bench: Any) -> None:
+    """Add ``engine`` under ``atout bench``."""
+    be = bench.add_parser("engine", help="deals and playouts per second, per variant")
+    be.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    be.add_argument("--variant", action="append", default=None)
+    be.set_defaults(func=_cmd_bench_engine)
+
+
+def _cmd_bench_engine(args: Any) -> int:
+    return run_engine_bench(args.seconds, args.variant)

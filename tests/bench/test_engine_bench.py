@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from app.bench.engine import _pick, playout, position_of
 from app.engine import Phase, apply, legal_actions, new_match
 from app.engine.actions import PLAYS
-from app.engine.bench import _pick, playout, position_of
 from app.engine.game import legal_play_mask
 
 CONFIGS = [
