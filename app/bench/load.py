@@ -302,6 +302,8 @@ class AtoutClient:
         self.room: dict[str, Any] | None = None
         self.sent_for = -1
         self.consented = ""
+        self.next_deal_for = -1  # the deals scored when this client last agreed to go on
+        self.seats: set[int] = set()  # the seats this client holds (from its "state")
         self.ids = 0
 
     async def run(self, game_id: str, stop: asyncio.Event) -> None:
@@ -319,7 +321,7 @@ class AtoutClient:
             if next_game is None:
                 return
             game_id = next_game
-            self.version, self.sent_for = 0, -1
+            self.version, self.sent_for, self.next_deal_for = 0, -1, -1
 
     async def _play(self, ws: Any, stop: asyncio.Event) -> str | None:
         mover: asyncio.Task[None] | None = None
@@ -342,6 +344,8 @@ class AtoutClient:
                         else fresh
                     )
                     self.table.receive(msg["version"], self.stats)
+                if kind == "state":
+                    self.seats = set(msg.get("seats_you_hold") or ())
                 if kind in ("state", "update"):
                     if "room" in msg:
                         self.room = msg["room"]
@@ -364,6 +368,16 @@ class AtoutClient:
                 if consent.get("kind") == "rematch" and self.consented != self.room["game_id"]:
                     self.consented = self.room["game_id"]
                     await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
+                # The end of a deal waits for every player's "Continue": give it at once, once
+                # per deal, read from a fresh room (an update of the next deal comes before
+                # the room message that ends the wait).
+                next_deal = (self.room or {}).get("next_deal") or {}
+                waiting = set(next_deal.get("waiting_for") or ())
+                deal_end = len((self.view or {}).get("results") or ())
+                if kind in ("room", "state") and waiting & self.seats:
+                    if self.next_deal_for != deal_end:
+                        self.next_deal_for = deal_end
+                        await ws.send(json.dumps({"type": "consent", "kind": "next_deal"}))
         finally:
             if mover is not None:
                 mover.cancel()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 TURN_TIMEOUT_MS = 30_000
 
 # What the page is waiting for, read from the DOM (never from timers).
@@ -111,6 +113,15 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
     elif state == "deal":
         page.locator("#dlg-deal [data-action=continue]").click()
         log.append("deal-summary")
+    elif state == "consent":
+        # "Continue" in the controls (the deal summary was closed before it was agreed to).
+        # The summary's own Continue may have sent the consent already: the button can vanish
+        # before the click, which is fine.
+        try:
+            page.click("#controls [data-action=next_deal]:not([disabled])", timeout=2_000)
+        except PlaywrightTimeout:
+            pass
+        log.append("continue")
     elif state == "pass":
         page.click("#pass-ready")
     else:

@@ -100,7 +100,8 @@ def one_deal_done(page, log, *, need: tuple[str, ...]) -> bool:  # type: ignore[
     return (
         all(n in log for n in need)
         and deals_scored(page) >= 1
-        and (log[-1:] == ["deal-summary"] if log else False)
+        and bool(log)
+        and log[-1] in ("deal-summary", "continue")
     )
 
 
