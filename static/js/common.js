@@ -87,13 +87,6 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-/** A deal's rounding note from the engine (coinche: "round10: 226 -> 230, 36 -> 40") in the
- * page's language; any other note as it is. */
-export function roundingText(note) {
-  const m = /^round10: (\d+) -> (\d+), (\d+) -> (\d+)$/.exec(note || "");
-  return m ? t("result.rounding", { a: m[1], b: m[2], c: m[3], d: m[4] }) : note;
-}
-
 export function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }

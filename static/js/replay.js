@@ -2,8 +2,9 @@
 // (app/players/frames.py): every deal, bid and trick, forward and back. Also imports a
 // belote-record/1 file and shows it the same way.
 import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
-import { api, escapeHTML, roundingText } from "./common.js";
+import { api, escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
+import * as words from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const app = $("replay-app");
@@ -41,35 +42,13 @@ function position(seat) {
   return ["bottom", "top"][seat];
 }
 
-function term(kind) {
-  return t(`term.${kind}.${V.data.variant}`);
-}
-
-function bidText(bid) {
-  const variant = V.data.variant;
-  if (bid.type === "pass") return escapeHTML(t(`bid.pass.${variant}`));
-  if (bid.type === "double") return escapeHTML(t(`bid.double.${variant}`));
-  if (bid.type === "redouble") return escapeHTML(t(`bid.redouble.${variant}`));
-  const value = bid.value === undefined ? "" : `${bid.value === "capot" ? escapeHTML(t("bid.capot")) : bid.value} `;
-  return `${value}${denomHTML(bid.contract)}`;
-}
-
-function comboText(combo) {
-  if (combo.kind === "carre") return t("decl.carre", { rank: t(`rank.plural.${combo.rank || combo.top}`) });
-  const len = Math.min(combo.length, 5);
-  return t(`decl.seq${len}`, { top: combo.top === "T" ? "10" : t(`rank.short.${combo.top}`) });
-}
-
-function contractHTML(contract) {
-  if (!contract) return "";
-  let html = `<span class="contract-denom">${denomHTML(contract.denom)}</span>`;
-  if (contract.value !== undefined) html = `${contract.value === "capot" ? escapeHTML(t("bid.capot")) : contract.value} ${html}`;
-  if (contract.multiplier > 1) {
-    const word = contract.multiplier === 2 ? t(`bid.double.${V.data.variant}`) : t(`bid.redouble.${V.data.variant}`);
-    html += ` <span class="contract-mult">${escapeHTML(word)} ×${contract.multiplier}</span>`;
-  }
-  return `${html} <span class="contract-taker">${escapeHTML(t("table.by", { name: seatName(contract.taker) }))}</span>`;
-}
+const variant = () => V.data.variant;
+const term = (kind) => words.term(kind, variant());
+const bidText = (bid) => words.bidText(bid, variant());
+const contractHTML = (contract) => words.contractHTML(contract, variant(), seatName);
+const outcomeText = (result) => words.outcomeText(result, variant());
+const resultTable = (result) => words.resultTable(result, { sides: sidesList(), sideName, variant: variant() });
+const { comboText, roundingText } = words;
 
 // ----------------------------------------------------------------------------- what happened
 
@@ -179,25 +158,6 @@ function centre(f) {
   return el;
 }
 
-function resultTable(result) {
-  const sides = sidesList();
-  const row = (label, values, cls = "") =>
-    `<tr class="${cls}"><th scope="row">${escapeHTML(label)}</th>${sides.map((s) => `<td>${values[s]}</td>`).join("")}</tr>`;
-  let html = `<table class="result-table"><thead><tr><th></th>${sides.map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`).join("")}</tr></thead><tbody>`;
-  html += row(t("result.card_points"), result.card_points);
-  if (result.declaration_points.some((x) => x)) html += row(t("result.declarations"), result.declaration_points);
-  if (result.belote_points.some((x) => x)) html += row(term("belote"), result.belote_points);
-  html += row(t("result.total"), result.totals, "total");
-  html += row(t("result.recorded"), result.recorded, "recorded");
-  return `${html}</tbody></table>`;
-}
-
-function outcomeText(result) {
-  if (result.outcome === "made") return t("outcome.made");
-  if (result.outcome === "failed") return t("outcome.failed");
-  return term("litige");
-}
-
 function render() {
   const f = frame();
   const d = deal();
@@ -216,9 +176,7 @@ function render() {
   for (let seat = 0; seat < n(); seat++) table.append(seatBox(f, seat));
   table.append(centre(f));
 
-  $("viewer-bids").innerHTML = f.bids.length
-    ? `<ol class="bid-list">${f.bids.map((b) => `<li><span class="bid-seat">${escapeHTML(seatName(b.seat))}</span> <span class="bid-what">${bidText(b)}</span></li>`).join("")}</ol>`
-    : `<p class="muted">${escapeHTML(t("table.no_bids"))}</p>`;
+  $("viewer-bids").innerHTML = words.bidsTable(f.bids, variant(), seatName);
   $("viewer-contract").innerHTML = f.contract ? `${escapeHTML(t("table.contract"))}: ${contractHTML(f.contract)}` : "";
   $("viewer-scores").innerHTML =
     `<p class="match-line">${sidesList().map((s) => `${escapeHTML(sideName(s))} <b>${f.scores[s]}</b>`).join(" · ")}</p>` +

@@ -1,0 +1,49 @@
+// Region: the bar above the table (variant, contract, scores, buttons) and the banner under it.
+import { escapeHTML } from "./common.js";
+import { t } from "./i18n.js";
+import { $ } from "./table-dom.js";
+import { contractHTML, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
+import { S, legal, scoringSides, view } from "./table-state.js";
+
+export function renderBar() {
+  const v = view();
+  $("bar-variant").textContent = t(`variant.${v.variant}`) + (v.variant === "bela" ? ` · ${t("home.players_n", { n: v.players })}` : "");
+  $("bar-contract").innerHTML = v.contract ? contractHTML(v.contract) + takenHTML(v.taken, v.contract.taker) : "";
+  // scores
+  const sides = scoringSides();
+  const parts = sides.map(
+    (side) => `<span class="score-side"><span class="score-name">${escapeHTML(sideName(side))}</span> <b>${v.scores[side]}</b></span>`,
+  );
+  let target = "";
+  if (v.variant === "duel") target = `<span class="score-target">${escapeHTML(t("score.games_won"))}</span>`;
+  else if (v.target) target = `<span class="score-target">${escapeHTML(t("score.target", { n: v.target }))}</span>`;
+  else target = `<span class="score-target">${escapeHTML(t("opt.target.one_deal"))}</span>`;
+  const reserve = v.reserve ? `<span class="score-reserve">${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</span>` : "";
+  $("scoreboard").innerHTML = `${parts.join('<span class="score-sep">·</span>')}${target}${reserve}`;
+  $("scoreboard").setAttribute("aria-label", `${t("table.score_sheet")}: ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
+  $("btn-last-trick").disabled = !v.last_trick;
+  const room = S.room || {};
+  $("btn-invite").hidden = room.mode !== "friends";
+  $("level-switch").hidden = room.mode !== "computer";
+  // a hint (the hard bot's choice) in games against the computer, on the player's turn
+  $("btn-hint").hidden = room.mode !== "computer" || S.role !== "seat";
+  $("btn-hint").disabled = !legal().length;
+  $("btn-leave").hidden = !(room.mode === "friends" && room.status === "playing" && S.role === "seat");
+  if (room.level) $("level-select").value = room.level;
+}
+
+export function renderBanner() {
+  const banner = $("banner");
+  const room = S.room || {};
+  let text = "";
+  if (S.status !== "open") text = t("net.reconnecting");
+  else if (room.paused) {
+    const away = (room.seats || []).filter((s) => s.kind === "human" && !s.connected).map((s) => seatName(s.seat));
+    text = t("room.paused", { names: away.join(", ") || "…" });
+  } else if (S.role === "spectator") {
+    text = t("room.spectating");
+  }
+  banner.hidden = !text;
+  banner.textContent = text;
+  banner.dataset.kind = S.status !== "open" ? "net" : room.paused ? "paused" : "info";
+}

@@ -1,0 +1,184 @@
+// Region: the controls under the table: whose turn it is, and the buttons of the phase
+// (bids, exchange, discard, declarations, belote call, next deal, rematch).
+import { cardName, denomHTML, denomText, rankOf, suitOf } from "./cards.js";
+import { escapeHTML } from "./common.js";
+import { t } from "./i18n.js";
+import { $, app, button } from "./table-dom.js";
+import { renderHand } from "./table-hand.js";
+import { seatName } from "./table-names.js";
+import { playCard, sendAction, sendConsent } from "./table-send.js";
+import { S, exchangeCard, legal, legalPlays, view } from "./table-state.js";
+import { U, promptKey } from "./table-ui.js";
+
+export function renderControls() {
+  const v = view();
+  const box = $("controls");
+  box.replaceChildren();
+  const acts = legal();
+  const turn = document.createElement("p");
+  turn.className = "turn-line";
+  const actor = v.to_act;
+  if (v.phase === "match_over") turn.textContent = t("table.match_over");
+  else if (v.phase === "deal_over") turn.textContent = t("table.deal_over");
+  else if (acts.length) turn.innerHTML = `<strong>${escapeHTML(t(`prompt.${promptKey()}`))}</strong>`;
+  else if (actor !== null && actor !== undefined) turn.textContent = t("table.waiting_for", { name: seatName(actor) });
+  box.append(turn);
+  const row = document.createElement("div");
+  row.className = "action-row";
+  box.append(row);
+
+  if (v.phase === "bidding" && acts.length) renderBidding(row, acts);
+  else if (v.phase === "exchange" && acts.length) {
+    row.append(button(t("exchange.do", {}), () => sendAction({ type: "exchange", card: exchangeCard() }), { cls: "btn primary", name: "exchange" }));
+    row.append(button(t("exchange.keep"), () => sendAction({ type: "pass" }), { name: "pass" }));
+  } else if (v.phase === "discard" && acts.length) {
+    const pair = [...U.raised];
+    const ok = pair.length === 2 && acts.some((a) => a.type === "discard" && a.cards.every((c) => U.raised.has(c)));
+    row.append(
+      button(t("discard.do", { n: pair.length }), () => sendAction({ type: "discard", cards: pair }), { cls: "btn primary", disabled: !ok, name: "discard" }),
+    );
+  } else if (v.phase === "play" && acts.length) {
+    renderPlayControls(row, acts);
+  }
+  // consent for a new deal (duel) or a rematch
+  const consent = S.room && S.room.consent;
+  if (S.role !== "spectator" && (v.phase === "deal_over" || v.phase === "match_over")) {
+    const kind = v.phase === "match_over" ? "rematch" : "next_deal";
+    if (v.phase === "match_over" || v.variant === "duel") row.append(consentButton(kind, consent));
+  }
+}
+
+/** "Next deal" / "Rematch", or who is still awaited once this browser agreed. */
+export function consentButton(kind, consent) {
+  const agreed = consent && consent.kind === kind && S.held.some((s) => consent.agreed.includes(s));
+  const label = agreed ? t("consent.waiting", { names: waitingNames(consent) }) : t(`consent.${kind}`);
+  return button(label, () => sendConsent(kind), { cls: "btn primary", disabled: agreed, name: kind });
+}
+
+function waitingNames(consent) {
+  if (!consent) return "";
+  return consent.needed.filter((s) => !consent.agreed.includes(s)).map(seatName).join(", ");
+}
+
+function renderBidding(row, acts) {
+  const v = view();
+  const bids = acts.filter((a) => a.type === "bid");
+  const valued = bids.filter((a) => a.value !== undefined);
+  if (valued.length) {
+    // coinche: choose a value, then a suit
+    const values = [...new Set(valued.map((a) => a.value))];
+    if (!values.includes(U.coincheValue)) U.coincheValue = values[0];
+    const chips = document.createElement("div");
+    chips.className = "value-chips";
+    chips.setAttribute("role", "radiogroup");
+    chips.setAttribute("aria-label", t("bid.value"));
+    for (const value of values) {
+      const b = button(value === "capot" ? t("bid.capot") : String(value), () => {
+        U.coincheValue = value;
+        renderControls();
+      }, { cls: `chip-btn ${value === U.coincheValue ? "on" : ""}`, name: `value-${value}` });
+      b.setAttribute("role", "radio");
+      b.setAttribute("aria-checked", value === U.coincheValue ? "true" : "false");
+      chips.append(b);
+    }
+    row.append(chips);
+    const suits = document.createElement("div");
+    suits.className = "suit-buttons";
+    for (const a of valued.filter((x) => x.value === U.coincheValue)) {
+      suits.append(
+        button(`${denomHTML(a.contract)}<span class="visually-hidden">${escapeHTML(denomText(a.contract))}</span>`, () => sendAction(a), {
+          cls: "btn suit-btn",
+          html: true,
+          name: `bid-${a.value}-${a.contract}`,
+        }),
+      );
+    }
+    row.append(suits);
+  } else if (bids.length) {
+    const suits = document.createElement("div");
+    suits.className = "suit-buttons";
+    const upSuit = v.upcard ? suitOf(v.upcard) : null;
+    for (const a of bids) {
+      const take = upSuit && a.contract === upSuit && bids.length === 1;
+      const label = take
+        ? `${escapeHTML(t("bid.take"))} ${denomHTML(a.contract)}`
+        : `${denomHTML(a.contract)}<span class="${["NT", "AT"].includes(a.contract) ? "" : "visually-hidden"}">${escapeHTML(["NT", "AT"].includes(a.contract) ? "" : denomText(a.contract))}</span>`;
+      suits.append(button(label, () => sendAction(a), { cls: `btn suit-btn ${take ? "primary" : ""}`, html: true, name: `bid-${a.contract}` }));
+    }
+    row.append(suits);
+  }
+  const extras = document.createElement("div");
+  extras.className = "bid-extras";
+  for (const a of acts) {
+    if (a.type === "double" || a.type === "redouble") extras.append(button(t(`bid.${a.type}.${v.variant}`), () => sendAction(a), { cls: "btn warn", name: a.type }));
+  }
+  if (acts.some((a) => a.type === "pass")) extras.append(button(t(`bid.pass.${v.variant}`), () => sendAction({ type: "pass" }), { cls: "btn", name: "pass" }));
+  else if (bids.length) {
+    const note = document.createElement("span");
+    note.className = "forced-note";
+    note.textContent = t("bid.forced");
+    extras.append(note);
+  }
+  row.append(extras);
+}
+
+function renderPlayControls(row, acts) {
+  const v = view();
+  const declares = acts.filter((a) => a.type === "declare");
+  if (declares.length && U.declStep) {
+    const hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = t("declare.hint");
+    row.append(hint);
+    const chips = document.createElement("div");
+    chips.className = "decl-chips";
+    for (const d of declares) {
+      const label = d.combos.map((cards) => comboLabel(cards)).join(" + ");
+      chips.append(
+        button(label, () => {
+          U.raised = new Set(d.combos.flat());
+          renderHand();
+          renderControls();
+        }, { cls: "chip-btn", name: "suggest" }),
+      );
+    }
+    row.append(chips);
+    const match = matchingDeclare(declares);
+    row.append(button(t("declare.call"), () => sendAction(match), { cls: "btn primary", disabled: !match, name: "call" }));
+    row.append(
+      button(t("declare.skip"), () => {
+        U.declStep = false;
+        U.raised.clear();
+        renderHand();
+        renderControls();
+        app.dataset.myTurn = "yes";
+      }, { cls: "btn", name: "skip-declare" }),
+    );
+    return;
+  }
+  const { belote } = legalPlays();
+  const raised = [...U.raised].find((c) => belote.has(c));
+  if (raised) {
+    row.append(
+      button(`${escapeHTML(t("declare.call"))}: ${escapeHTML(t(`belote.belote.${v.variant}`))}`, () => playCard(raised, true), {
+        cls: "btn primary",
+        html: true,
+        name: "call-belote",
+      }),
+    );
+    row.append(button(t("play.without_call", { card: cardName(raised) }), () => playCard(raised, false), { name: "play-plain" }));
+  }
+}
+
+function comboLabel(cards) {
+  const suits = new Set(cards.map(suitOf));
+  if (cards.length === 4 && suits.size === 4) return t("decl.carre", { rank: t(`rank.plural.${rankOf(cards[0])}`) });
+  const ranks = cards.map((c) => (rankOf(c) === "T" ? "10" : t(`rank.short.${rankOf(c)}`)));
+  return `${ranks.join("-")} ${denomText(suitOf(cards[0]))}`;
+}
+
+function matchingDeclare(declares) {
+  if (!U.raised.size) return null;
+  const key = [...U.raised].sort().join(",");
+  return declares.find((d) => d.combos.flat().sort().join(",") === key) || null;
+}

@@ -1,0 +1,248 @@
+// Region: the dialogs over the table: the deal summary, the match's end (with what this browser
+// earned), the score sheet, the last trick and the bid history.
+import { cardElement } from "./cards.js";
+import { api, escapeHTML } from "./common.js";
+import { t } from "./i18n.js";
+import { $, app, button, openDialog } from "./table-dom.js";
+import { consentButton } from "./table-controls.js";
+import { bidsTable, comboText, contractHTML, outcomeText, roundingText, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
+import { sendConsent } from "./table-send.js";
+import { S, bottomSeat, scoringSides, view } from "./table-state.js";
+import { U } from "./table-ui.js";
+import { resultTable } from "./words.js";
+
+const resultRows = (result) => resultTable(result, { sides: scoringSides(), sideName, variant: view().variant });
+
+function dealHeadline(result) {
+  if (result.thrown_in) return t("result.thrown_in");
+  const parts = [`${contractHTML(result.contract)}`, `<span class="outcome ${result.outcome}">${escapeHTML(outcomeText(result))}</span>`];
+  if (result.capot_side !== null && result.capot_side !== undefined) {
+    parts.push(`<span class="chip capot">${escapeHTML(variantTerm("capot"))}: ${escapeHTML(sideName(result.capot_side))}</span>`);
+  }
+  if (result.reserve) parts.push(`<span class="chip">${escapeHTML(t("score.reserve", { n: result.reserve, word: variantTerm("litige") }))}</span>`);
+  if (result.reserve_paid) parts.push(`<span class="chip">${escapeHTML(t("result.reserve_paid", { n: result.reserve_paid, name: sideName(result.reserve_paid_to) }))}</span>`);
+  return parts.join(" ");
+}
+
+export function showDealSummary(result) {
+  const v = view();
+  if (!result || result.thrown_in) return;
+  U.dealSeen = result.number;
+  $("dlg-deal-title").textContent = t("result.deal_n", { n: result.number + 1 });
+  const decl = (result.declarations || [])
+    .map((combos, seat) => (combos.length ? `<li>${escapeHTML(seatName(seat))}: ${combos.map((c) => escapeHTML(comboText(c))).join(", ")}</li>` : ""))
+    .join("");
+  let html = `<p class="deal-headline">${dealHeadline(result)}</p>${resultRows(result)}`;
+  if (decl) html += `<h3>${escapeHTML(t("result.declarations"))}</h3><ul class="decl-list">${decl}</ul>`;
+  if (result.rounding) html += `<p class="muted small">${escapeHTML(roundingText(result.rounding))}</p>`;
+  const sides = scoringSides();
+  html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
+  if (v.variant === "duel") {
+    const w = result.winner_side;
+    html += `<p class="winner-line">${escapeHTML(t("result.game_won_by", { name: sideName(w) }))}</p>`;
+  }
+  $("deal-summary").innerHTML = html;
+  if (v.variant === "duel") showAwards($("deal-summary"), result.number); // each duel deal is a game
+  const actions = $("deal-actions");
+  actions.replaceChildren();
+  const close = button(t("common.continue"), () => $("dlg-deal").close(), { cls: "btn primary", name: "continue" });
+  if (v.variant === "duel" && S.role !== "spectator" && v.phase === "deal_over") {
+    actions.append(
+      button(
+        t("consent.next_deal"),
+        () => {
+          sendConsent("next_deal");
+          $("dlg-deal").close();
+        },
+        { cls: "btn primary", name: "next_deal" },
+      ),
+    );
+    close.className = "btn";
+    close.textContent = t("common.close");
+  }
+  actions.append(close);
+  if (v.phase !== "match_over") openDialog("dlg-deal");
+}
+
+/** Keep the open dialogs in step with the state: the match's end opens, sheets refresh. */
+export function renderDialogsLive() {
+  const v = view();
+  if (v.phase === "match_over" && !U.matchDismissed) showMatchOver();
+  if (v.phase !== "match_over") {
+    U.matchDismissed = false;
+    if ($("dlg-match").open) $("dlg-match").close();
+  }
+  if ($("dlg-scores").open) fillScoreSheet();
+  if ($("dlg-match").open) fillMatchActions();
+}
+
+function showMatchOver() {
+  const v = view();
+  const sides = scoringSides();
+  const winner = v.winner;
+  const mine = S.role !== "spectator" && winner === v.sides[bottomSeat()];
+  $("dlg-match-title").textContent =
+    winner === null || winner === undefined ? t("match.over") : mine && S.held.length === 1 ? t("match.you_win") : t("match.winner", { name: sideName(winner) });
+  const last = v.results[v.results.length - 1];
+  let html = "";
+  if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}`;
+  html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
+  $("match-summary").innerHTML = html;
+  showAwards($("match-summary"), 0);
+  fillMatchActions();
+  if ($("dlg-deal").open) $("dlg-deal").close();
+  openDialog("dlg-match");
+}
+
+// ----------------------------------------------------------------------------- experience
+
+const AWARDS = { data: null, pending: null };
+
+/** What this browser earned for a finished match (part 0) or duel game (part = deal), and how
+ * far the next level is: fetched once the game ends, drawn into `box`. */
+async function showAwards(box, part) {
+  if (S.role === "spectator") return;
+  let entry = AWARDS.data && AWARDS.data.results.find((r) => r.part === part);
+  if (!entry) {
+    for (let attempt = 0; attempt < 3 && !entry; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+      AWARDS.pending ||= api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/awards`).finally(() => {
+        AWARDS.pending = null;
+      });
+      try {
+        AWARDS.data = await AWARDS.pending;
+      } catch {
+        return;
+      }
+      entry = AWARDS.data.results.find((r) => r.part === part);
+    }
+    if (!entry) return;
+  }
+  if (!box.isConnected) return;
+  box.querySelector(".xp-box")?.remove();
+  box.append(awardsBox(entry, AWARDS.data.progress));
+}
+
+function awardsBox(entry, progress) {
+  const el = document.createElement("div");
+  el.className = "xp-box";
+  el.id = "xp-box";
+  el.dataset.xp = entry.xp.total;
+  el.dataset.level = progress.level;
+  el.dataset.totalXp = progress.xp;
+  const levelBefore = entry.level_before || progress.level;
+  let html = `<h3>${escapeHTML(t("xp.earned_title"))}</h3>`;
+  if (entry.left) {
+    html += `<p>${escapeHTML(t("xp.left"))}</p>`;
+  } else {
+    const lines = [[t("xp.finish"), entry.xp.finish]];
+    if (entry.xp.win) lines.push([t("xp.win"), entry.xp.win]);
+    if (entry.xp.deals) lines.push([t("xp.deals_n", { n: entry.deals_won }), entry.xp.deals]);
+    if (entry.xp.tricks) lines.push([t("xp.tricks_n", { n: entry.tricks_won }), entry.xp.tricks]);
+    html += `<ul>${lines.map(([label, xp]) => `<li>${escapeHTML(label)}: <b>+${xp}</b></li>`).join("")}</ul>`;
+    html += `<p class="xp-total"><b>${escapeHTML(t("xp.total", { n: entry.xp.total }))}</b></p>`;
+  }
+  const up = progress.level > levelBefore ? ` <span class="level-up">${escapeHTML(t("xp.level_up", { n: progress.level }))}</span>` : "";
+  html +=
+    `<p class="level-line"><span class="lvl-badge">${progress.level}</span> ${escapeHTML(t("profile.level", { n: progress.level }))} · ${escapeHTML(t("profile.xp", { n: progress.xp }))}${up}</p>` +
+    `<div class="xp-bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${progress.percent}"><span style="width: ${progress.percent}%"></span></div>` +
+    `<p class="muted small">${escapeHTML(t("profile.to_next", { n: progress.to_next, level: progress.level + 1 }))}</p>`;
+  if (entry.rating_after !== null && entry.rating_after !== undefined) {
+    html += `<p class="small">${escapeHTML(t("xp.rating", { family: t(`family.${entry.family}`), before: entry.rating_before, after: entry.rating_after }))}</p>`;
+  }
+  html += `<p class="small"><a href="/profile">${escapeHTML(t("nav.profile"))}</a> · <a href="/replay/${encodeURIComponent(app.dataset.gameId)}">${escapeHTML(t("history.replay"))}</a></p>`;
+  el.innerHTML = html;
+  return el;
+}
+
+function fillMatchActions() {
+  const actions = $("match-actions");
+  actions.replaceChildren();
+  if (S.role !== "spectator") actions.append(consentButton("rematch", S.room && S.room.consent));
+  actions.append(
+    button(
+      t("match.scores"),
+      () => {
+        fillScoreSheet();
+        openDialog("dlg-scores");
+      },
+      { name: "sheet" },
+    ),
+  );
+  const home = document.createElement("a");
+  home.className = "btn";
+  home.href = "/";
+  home.textContent = t("common.home");
+  actions.append(home);
+}
+
+export function fillScoreSheet() {
+  const v = view();
+  const sides = scoringSides();
+  if (!v.results.length) {
+    $("score-sheet").innerHTML = `<p class="muted">${escapeHTML(t("sheet.empty"))}</p>`;
+    return;
+  }
+  let html = `<table class="score-sheet"><thead><tr><th scope="col">#</th><th scope="col">${escapeHTML(t("sheet.contract"))}</th>${sides
+    .map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`)
+    .join("")}</tr></thead><tbody>`;
+  for (const r of v.results) {
+    if (r.thrown_in) {
+      html += `<tr class="thrown"><td>${r.number + 1}</td><td colspan="${sides.length + 1}">${escapeHTML(t("result.thrown_in"))}</td></tr>`;
+      continue;
+    }
+    const notes = [];
+    notes.push(`<span class="outcome ${r.outcome}">${escapeHTML(outcomeText(r))}</span>`);
+    if (r.capot_side !== null && r.capot_side !== undefined) notes.push(`${escapeHTML(variantTerm("capot"))}`);
+    if (r.reserve) notes.push(escapeHTML(t("score.reserve", { n: r.reserve, word: variantTerm("litige") })));
+    const cell = (s) => {
+      const detail = [`${t("sheet.cards_short")} ${r.card_points[s]}`];
+      if (r.declaration_points[s]) detail.push(`${t("sheet.decl_short")} ${r.declaration_points[s]}`);
+      if (r.belote_points[s]) detail.push(`${variantTerm("belote")} ${r.belote_points[s]}`);
+      return `<td><b>${r.recorded[s]}</b><span class="cell-detail">${escapeHTML(detail.join(" · "))}</span></td>`;
+    };
+    html += `<tr><td>${r.number + 1}</td><td class="sheet-contract">${contractHTML(r.contract)}<span class="cell-detail">${notes.join(" · ")}</span></td>${sides.map(cell).join("")}</tr>`;
+  }
+  html += `</tbody><tfoot><tr><th scope="row" colspan="2">${escapeHTML(v.variant === "duel" ? t("score.games_won") : t("result.match_total"))}${v.target ? ` · ${escapeHTML(t("score.target", { n: v.target }))}` : ""}</th>${sides
+    .map((s) => `<td><b>${v.scores[s]}</b></td>`)
+    .join("")}</tr></tfoot></table>`;
+  if (v.reserve) html += `<p>${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</p>`;
+  $("score-sheet").innerHTML = html;
+}
+
+export function showScoreSheet() {
+  if (!view()) return;
+  fillScoreSheet();
+  openDialog("dlg-scores");
+}
+
+export function showLastTrick() {
+  const v = view();
+  if (!v || !v.last_trick) return;
+  const box = $("last-trick");
+  box.replaceChildren();
+  const list = document.createElement("div");
+  list.className = "last-trick-cards";
+  for (const play of v.last_trick.plays) {
+    const item = document.createElement("figure");
+    item.className = play.seat === v.last_trick.winner ? "winner" : "";
+    item.append(cardElement(play.card));
+    const cap = document.createElement("figcaption");
+    cap.textContent = seatName(play.seat) + (play.seat === v.last_trick.leader ? ` · ${t("trick.leads")}` : "");
+    item.append(cap);
+    list.append(item);
+  }
+  box.append(list);
+  const p = document.createElement("p");
+  p.textContent = t("trick.won_by", { name: seatName(v.last_trick.winner), n: v.last_trick.points });
+  box.append(p);
+  openDialog("dlg-last");
+}
+
+export function showBidsHistory() {
+  const v = view();
+  if (!v) return;
+  $("bids-history").innerHTML =
+    bidsTable(v.bids) + (v.contract ? `<p class="contract-line">${escapeHTML(t("table.contract"))}: ${contractHTML(v.contract)}${takenHTML(v.taken, v.contract.taker)}</p>` : "");
+  openDialog("dlg-bids");
+}

@@ -1,0 +1,26 @@
+// The table page's few DOM helpers: its root, lookups by id, buttons, dialogs, the announcer.
+export const app = document.getElementById("table-app");
+export const $ = (id) => document.getElementById(id);
+
+/** A button; `name` becomes its data-action (the browser tests and hints find it by that). */
+export function button(label, onClick, { cls = "btn", html = false, disabled = false, name = null } = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  if (html) b.innerHTML = label;
+  else b.textContent = label;
+  if (name) b.dataset.action = name;
+  b.disabled = disabled;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+export function openDialog(id) {
+  const dlg = $(id);
+  if (!dlg.open) dlg.showModal();
+}
+
+/** Say something to screen readers (aria-live). */
+export function announce(text) {
+  $("announcer").textContent = text;
+}

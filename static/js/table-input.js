@@ -1,0 +1,222 @@
+// Input: taps, right-clicks, keys and drags on the player's cards (delegated to the hand and the
+// duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
+import { api, canShare, copyText, shareLink, toast } from "./common.js";
+import { t } from "./i18n.js";
+import { $, app } from "./table-dom.js";
+import { renderControls } from "./table-controls.js";
+import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
+import { focusCard, layoutHand, renderHand, tappableCards } from "./table-hand.js";
+import { nextId, playCard, send, sendAction } from "./table-send.js";
+import { S, exchangeCard, legalPlays } from "./table-state.js";
+import { U, handMode } from "./table-ui.js";
+
+// ----------------------------------------------------------------------------- cards
+
+/** The card button an event is about, with whether it may be used now; null for anything else. */
+function cardOf(event) {
+  const el = event.target.closest("button.card");
+  if (!el) return null;
+  return { el, card: el.dataset.card, canUse: el.getAttribute("aria-disabled") === "false" };
+}
+
+function onCardTap(card, canUse) {
+  if (!canUse || U.pending) return;
+  const mode = handMode();
+  if (mode === "raise" || mode === "discard") {
+    toggleRaise(card);
+    return;
+  }
+  if (mode === "exchange") {
+    sendAction({ type: "exchange", card });
+    return;
+  }
+  if (mode === "play") {
+    const { belote } = legalPlays();
+    if (belote.has(card) && !U.raised.has(card)) {
+      // the K or Q of a belote pair: raise it; the controls offer "Call" or a plain play
+      U.raised = new Set([card]);
+      renderHand();
+      renderControls();
+      focusCard(card);
+      return;
+    }
+    playCard(card, false);
+  }
+}
+
+function toggleRaise(card) {
+  const mode = handMode();
+  if (U.raised.has(card)) U.raised.delete(card);
+  else {
+    if (mode === "discard" && U.raised.size >= 2) {
+      const first = U.raised.values().next().value;
+      U.raised.delete(first);
+    }
+    if (mode === "play") U.raised = new Set();
+    U.raised.add(card);
+  }
+  renderHand();
+  renderControls();
+  focusCard(card);
+}
+
+function onCardKey(event, card, canUse) {
+  const cards = tappableCards();
+  const i = cards.findIndex((c) => c.dataset.card === card);
+  let next = null;
+  if (event.key === "ArrowRight") next = cards[(i + 1) % cards.length];
+  else if (event.key === "ArrowLeft") next = cards[(i - 1 + cards.length) % cards.length];
+  else if (event.key === "Home") next = cards[0];
+  else if (event.key === "End") next = cards[cards.length - 1];
+  else if (event.key === "ArrowUp") {
+    event.preventDefault();
+    if (canUse && !U.raised.has(card)) toggleRaise(card);
+    return;
+  } else if (event.key === "ArrowDown") {
+    event.preventDefault();
+    if (U.raised.has(card)) toggleRaise(card);
+    return;
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    const { belote } = legalPlays();
+    if (handMode() === "play" && U.raised.has(card) && belote.has(card)) playCard(card, true);
+    else onCardTap(card, canUse);
+    return;
+  }
+  if (next) {
+    event.preventDefault();
+    for (const c of cards) c.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  }
+}
+
+/** Drag the trump seven onto the deck (bela, two players). */
+function onPointerDown(down, el, card) {
+  if (down.button !== 0 || handMode() !== "exchange" || card !== exchangeCard()) return;
+  const startX = down.clientX;
+  const startY = down.clientY;
+  let dragging = false;
+  const move = (e) => {
+    const dx = e.clientX - startX;
+    const dy = e.clientY - startY;
+    if (!dragging && Math.hypot(dx, dy) > 8) {
+      dragging = true;
+      el.classList.add("dragging");
+    }
+    if (dragging) el.style.transform = `translate(${dx}px, ${dy}px)`;
+  };
+  const up = (e) => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    if (!dragging) return;
+    el.classList.remove("dragging");
+    el.style.transform = "";
+    const spot = $("deck-spot").getBoundingClientRect();
+    const inside = e.clientX >= spot.left && e.clientX <= spot.right && e.clientY >= spot.top && e.clientY <= spot.bottom;
+    // swallow the click that follows the drag
+    el.addEventListener("click", (c) => c.stopImmediatePropagation(), { capture: true, once: true });
+    if (inside) sendAction({ type: "exchange", card });
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+function listenToCards(box) {
+  box.addEventListener("click", (event) => {
+    const hit = cardOf(event);
+    if (hit) onCardTap(hit.card, hit.canUse);
+  });
+  box.addEventListener("contextmenu", (event) => {
+    const hit = cardOf(event);
+    if (!hit) return;
+    event.preventDefault();
+    if (hit.canUse) toggleRaise(hit.card);
+  });
+  box.addEventListener("keydown", (event) => {
+    const hit = cardOf(event);
+    if (hit) onCardKey(event, hit.card, hit.canUse);
+  });
+  box.addEventListener("pointerdown", (event) => {
+    const hit = cardOf(event);
+    if (hit && box.id === "hand") onPointerDown(event, hit.el, hit.card);
+  });
+}
+
+// ----------------------------------------------------------------------------- hints
+
+/** Highlight the suggested card or bid; the choice stays the player's. */
+export function showHint(action) {
+  if (!action) return;
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  let target = null;
+  if (action.type === "play") {
+    target = document.querySelector(`#hand button.card[data-card="${action.card}"], #piles-bottom button.card[data-card="${action.card}"]`);
+  } else if (action.type === "bid") {
+    const name = action.value !== undefined ? `bid-${action.value}-${action.contract}` : `bid-${action.contract}`;
+    target = document.querySelector(`#controls [data-action="${name}"]`);
+  } else {
+    target = document.querySelector(`#controls [data-action="${action.type}"]`);
+  }
+  if (target) {
+    target.classList.add("hinted");
+    target.focus();
+  }
+  toast(t("hint.shown"));
+}
+
+// ----------------------------------------------------------------------------- the page
+
+/** Wire every control of the page once; `render(events)` redraws the whole table. */
+export function installInput({ render }) {
+  listenToCards($("hand"));
+  listenToCards($("piles-bottom"));
+  window.addEventListener("resize", () => layoutHand());
+
+  $("scoreboard").addEventListener("click", showScoreSheet);
+  $("btn-last-trick").addEventListener("click", showLastTrick);
+  $("btn-bids").addEventListener("click", showBidsHistory);
+  $("dlg-match").addEventListener("cancel", () => {
+    U.matchDismissed = true;
+  });
+
+  $("btn-invite").addEventListener("click", async () => {
+    const url = new URL((S.room && S.room.url) || location.pathname, location.href).href;
+    if (canShare()) await shareLink(url);
+    else await copyText(url);
+  });
+
+  $("btn-leave").addEventListener("click", async () => {
+    if (!window.confirm(t("leave.confirm"))) return;
+    try {
+      await api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/leave`, { method: "POST" });
+      toast(t("leave.done"));
+      location.assign("/");
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+
+  $("btn-hint").addEventListener("click", () => {
+    send({ type: "hint", id: nextId("h") });
+  });
+
+  $("level-select").addEventListener("change", (e) => {
+    send({ type: "set_level", level: e.target.value });
+  });
+
+  // local games: the next player says they hold the device
+  $("pass-ready").addEventListener("click", () => {
+    U.revealed = S.shown;
+    render([]);
+  });
+
+  // four-colour deck, remembered in this browser
+  const fourColour = $("four-colour");
+  fourColour.checked = localStorage.getItem("atout.fourColour") === "1";
+  document.body.classList.toggle("four-colour", fourColour.checked);
+  fourColour.addEventListener("change", () => {
+    localStorage.setItem("atout.fourColour", fourColour.checked ? "1" : "0");
+    document.body.classList.toggle("four-colour", fourColour.checked);
+  });
+}

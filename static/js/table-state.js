@@ -1,0 +1,125 @@
+// The table's server state: what the server last said (docs/protocol.md), merged from `state`
+// and `update` messages, and the questions the rest of the page asks of it. Nothing here
+// touches the DOM.
+
+export const S = {
+  version: null,
+  role: null,
+  held: [], // the seats this browser holds (several in a local game)
+  view: null, // the view on screen
+  views: {}, // local games: every held seat's view, by seat
+  room: null,
+  shown: null, // local games: the seat whose view is on screen
+  status: "connecting", // the connection: "connecting", "open", ...
+};
+
+/** A whole `state` message: version, role, seats, room and views. */
+export function applyState(msg) {
+  S.version = msg.version;
+  S.role = msg.role;
+  S.held = msg.seats_you_hold || [];
+  if (msg.room) S.room = msg.room;
+  setViews(msg.view, msg.views);
+}
+
+/** A `room` message: seats, presence, consent, mode. */
+export function applyRoom(room) {
+  S.room = room;
+}
+
+/** The connection's status from net.js. */
+export function applyStatus(status) {
+  S.status = status === "open" ? "open" : status;
+}
+
+/** An `update`: "applied", "gap" (a version was missed: ask to resume) or "old" (ignore it). */
+export function applyUpdate(msg) {
+  if (S.version !== null && msg.version !== S.version + 1) return msg.version > S.version + 1 ? "gap" : "old";
+  S.version = msg.version;
+  setViews(msg.view, msg.views, true);
+  return "applied";
+}
+
+function setViews(v, views, changes = false) {
+  // A state carries whole views; an update carries only the fields that changed since the
+  // previous version (docs/protocol.md): merge them into the views we hold.
+  if (changes) {
+    const before = S.views || {};
+    const mine = S.held.length > 1 ? before[String(S.held[0])] || S.view : S.view;
+    v = v && mine ? { ...mine, ...v } : v;
+    const merged = {};
+    for (const [seat, sv] of Object.entries(views || {})) merged[seat] = before[seat] ? { ...before[seat], ...sv } : sv;
+    views = merged;
+  }
+  S.views = views || {};
+  const local = S.held.length > 1;
+  if (local && v) {
+    const actor = v.to_act;
+    if (actor !== null && actor !== undefined && S.views[String(actor)]) {
+      S.shown = actor;
+    } else if (S.shown === null) {
+      S.shown = S.held[0];
+    }
+    S.view = S.views[String(S.shown)] || v;
+  } else {
+    S.shown = null;
+    S.view = v;
+  }
+}
+
+// ----------------------------------------------------------------------------- questions
+
+export const view = () => S.view;
+export const nPlayers = () => (S.view ? S.view.players : 4);
+export const isLocal = () => S.held.length > 1;
+export const isSpectator = () => S.role === "spectator";
+export const isMine = (seat) => S.held.includes(seat);
+export const roomSeat = (seat) => (S.room && S.room.seats ? S.room.seats.find((s) => s.seat === seat) : null);
+
+/** The seat drawn at the bottom. */
+export function bottomSeat() {
+  if (S.shown !== null && S.shown !== undefined) return S.shown;
+  if (S.held.length) return S.held[0];
+  return 0;
+}
+
+/** 0 bottom, then counter-clockwise: the next seat in turn order sits on the right. */
+export function position(seat) {
+  const n = nPlayers();
+  const r = (seat - bottomSeat() + n) % n;
+  if (n === 4) return ["bottom", "right", "top", "left"][r];
+  if (n === 3) return ["bottom", "right", "left"][r];
+  return ["bottom", "top"][r];
+}
+
+/** The sides that score: three players each for themselves, otherwise two. */
+export const scoringSides = () => (S.view && S.view.players === 3 ? [0, 1, 2] : [0, 1]);
+
+export function actorSeat() {
+  const v = view();
+  return v ? v.to_act : null;
+}
+
+/** The legal actions of the seat on screen (empty when it is not that seat's turn). */
+export function legal() {
+  const v = view();
+  return (v && v.legal) || [];
+}
+
+/** The cards the seat on screen may play now, and those that may be played with a belote call. */
+export function legalPlays() {
+  const plays = legal().filter((a) => a.type === "play");
+  return {
+    playable: new Set(plays.map((a) => a.card)),
+    belote: new Set(plays.filter((a) => a.belote).map((a) => a.card)),
+  };
+}
+
+/** The card an exchange would give (bela: the trump seven), or null. */
+export function exchangeCard() {
+  const a = legal().find((x) => x.type === "exchange");
+  return a ? a.card : null;
+}
+
+/** Whether the match or deal is over (no one is to act). */
+export const isOver = (v = view()) => v.phase === "deal_over" || v.phase === "match_over";

@@ -1,0 +1,106 @@
+// Region: the centre of the table: the trick being played, the finished trick flying to its
+// winner, the deck spot (turn-up card, bela's proposal or middle) and the bid history.
+import { backElement, cardElement, cardName } from "./cards.js";
+import { t } from "./i18n.js";
+import { $ } from "./table-dom.js";
+import { bidsTable, seatName } from "./table-names.js";
+import { position, view } from "./table-state.js";
+
+const COLLECT_HOLD_MS = 650;
+const COLLECT_MS = 380;
+
+export function renderCentre(events) {
+  const v = view();
+  const trick = $("trick");
+  trick.replaceChildren();
+  const played = new Set(events.filter((e) => e.type === "card_played").map((e) => `${e.seat}:${e.card}`));
+  for (const play of v.trick) {
+    const pos = position(play.seat);
+    const slot = document.createElement("div");
+    slot.className = `slot pos-${pos}`;
+    if (play.seat === v.leader) slot.classList.add("lead");
+    const card = cardElement(play.card, { label: t("trick.played_by", { card: cardName(play.card), name: seatName(play.seat) }) });
+    if (played.has(`${play.seat}:${play.card}`)) card.classList.add("just-played", `from-${pos}`);
+    slot.append(card);
+    const tag = document.createElement("span");
+    tag.className = "slot-name";
+    tag.textContent = seatName(play.seat) + (play.seat === v.leader ? ` · ${t("trick.leads")}` : "");
+    slot.append(tag);
+    trick.append(slot);
+  }
+  if (!v.trick.length && v.phase === "play" && v.to_act !== null) {
+    const hint = document.createElement("div");
+    hint.className = "trick-hint";
+    hint.textContent = t("trick.leads_next", { name: seatName(v.to_act) });
+    trick.append(hint);
+  }
+  renderDeckSpot(v);
+  // bidding panel in the centre: the history of this deal
+  const bidding = $("bidding");
+  if (v.phase === "bidding" && v.bids.length) {
+    bidding.hidden = false;
+    bidding.innerHTML = bidsTable(v.bids);
+  } else {
+    bidding.hidden = true;
+  }
+}
+
+/** The deck / turn-up / proposal. */
+function renderDeckSpot(v) {
+  const spot = $("deck-spot");
+  spot.replaceChildren();
+  spot.className = "deck-spot";
+  const showUp = v.upcard && v.variant !== "duel" && (v.phase === "bidding" || v.phase === "exchange" || (v.variant === "bela" && v.players === 2));
+  if (showUp) {
+    const stack = document.createElement("div");
+    stack.className = "deck-stack";
+    if (v.variant === "bela") stack.append(backElement("deck-under"));
+    const up = cardElement(v.upcard, { label: t(v.variant === "bela" ? "table.proposal_card" : "table.turn_up_card", { card: cardName(v.upcard) }) });
+    up.classList.add("upcard");
+    stack.append(up);
+    spot.append(stack);
+    const label = document.createElement("span");
+    label.className = "deck-label";
+    label.textContent = t(v.variant === "bela" ? "table.proposal" : "table.turn_up");
+    spot.append(label);
+    spot.dataset.drop = v.phase === "exchange" ? "exchange" : "";
+  } else if (v.variant === "bela" && v.players === 3 && v.middle_count) {
+    const stack = document.createElement("div");
+    stack.className = "deck-stack middle";
+    for (let i = 0; i < v.middle_count; i++) stack.append(backElement());
+    spot.append(stack);
+    const label = document.createElement("span");
+    label.className = "deck-label";
+    label.textContent = t("table.middle");
+    spot.append(label);
+  }
+}
+
+let holdTimer = null;
+let flyTimer = null;
+
+/** The trick just won stays in view a moment, then flies to its winner; input is never blocked. */
+export function collectTrick(winner) {
+  const v = view();
+  const done = $("trick-done");
+  const last = v.last_trick;
+  if (!last) return;
+  done.replaceChildren();
+  done.className = "trick trick-done";
+  for (const play of last.plays) {
+    const slot = document.createElement("div");
+    slot.className = `slot pos-${position(play.seat)}`;
+    if (play.seat === last.winner) slot.classList.add("winner");
+    slot.append(cardElement(play.card));
+    done.append(slot);
+  }
+  clearTimeout(holdTimer);
+  clearTimeout(flyTimer);
+  holdTimer = setTimeout(() => {
+    done.classList.add("collect", `to-${position(winner)}`);
+    flyTimer = setTimeout(() => {
+      done.replaceChildren();
+      done.className = "trick trick-done";
+    }, COLLECT_MS);
+  }, COLLECT_HOLD_MS);
+}

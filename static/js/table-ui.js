@@ -1,0 +1,36 @@
+// The table's UI state: what this page alone knows (raised cards, the open declaration step,
+// the chosen coinche value, a move in flight, which summaries were seen), and what tapping a
+// card does now. The server never sees any of it.
+import { S, legal } from "./table-state.js";
+
+export const U = {
+  revealed: null, // local games: the seat that said "show my cards"
+  raised: new Set(),
+  declStep: true, // manual declarations: the "raise and call" step is open
+  coincheValue: null,
+  pending: false, // an action was sent and its update is not drawn yet
+  dealSeen: null, // number of results already summarised
+  matchDismissed: false,
+};
+
+/** What tapping a card in the hand does now: "play", "raise", "discard", "exchange" or "idle". */
+export function handMode() {
+  const acts = legal();
+  if (!acts.length) return "idle";
+  const types = new Set(acts.map((a) => a.type));
+  if (types.has("discard")) return "discard";
+  if (types.has("exchange")) return "exchange";
+  if (types.has("declare") && U.declStep) return "raise";
+  if (types.has("play")) return "play";
+  return "idle";
+}
+
+/** The prompt's key (prompt.<key>) for the seat on screen. */
+export function promptKey() {
+  const types = new Set(legal().map((a) => a.type));
+  if (S.view.phase === "bidding") return "bid";
+  if (types.has("discard")) return "discard";
+  if (types.has("exchange")) return "exchange";
+  if (types.has("declare") && U.declStep) return "declare";
+  return "play";
+}

@@ -1,0 +1,56 @@
+// Region: what covers the table: the friends' waiting room before the game, and the screen of a
+// local game that hides one player's cards while the device passes to the next.
+import { canShare, copyText, escapeHTML, shareLink } from "./common.js";
+import { t } from "./i18n.js";
+import { $, app, button } from "./table-dom.js";
+import { seatName } from "./table-names.js";
+import { S, isOver, view } from "./table-state.js";
+import { U } from "./table-ui.js";
+
+export function renderWaiting() {
+  const box = $("waiting");
+  const room = S.room;
+  if (S.view || !room) {
+    box.hidden = true;
+    app.dataset.waiting = "no";
+    return;
+  }
+  app.dataset.state = "ready";
+  app.dataset.waiting = "yes";
+  app.dataset.variant = room.variant;
+  box.hidden = false;
+  const seats = (room.seats || [])
+    .map((s) => {
+      const name = s.name || (s.kind === "bot" ? t("seat.bot", { n: s.seat + 1 }) : s.taken ? t("seat.player", { n: s.seat + 1 }) : t("seat.free"));
+      const state = s.taken ? (s.connected ? t("seat.connected") : t("seat.disconnected")) : t("seat.free_note");
+      return `<li class="${s.taken ? "taken" : "free"}"><span class="presence ${s.taken && s.connected ? "on" : "off"}"></span> ${escapeHTML(name)}${s.you ? ` (${escapeHTML(t("seat.you"))})` : ""} <span class="muted small">${escapeHTML(state)}</span></li>`;
+    })
+    .join("");
+  const url = new URL(room.url || location.pathname, location.href).href;
+  box.innerHTML =
+    `<h2>${escapeHTML(t(`variant.${room.variant}`))}</h2><p>${escapeHTML(t("room.waiting_players"))}</p><ul class="waiting-seats">${seats}</ul>` +
+    `<div class="invite-row"><input type="text" readonly value="${escapeHTML(url)}" aria-label="${escapeHTML(t("invite.link"))}" id="waiting-link"></div>`;
+  const row = document.createElement("div");
+  row.className = "action-row";
+  row.append(button(t("invite.copy"), () => copyText(url), { cls: "btn primary", name: "copy-invite" }));
+  if (canShare()) row.append(button(t("invite.share"), () => shareLink(url), { name: "share-invite" }));
+  box.append(row);
+  $("hand").hidden = true;
+  $("controls").replaceChildren();
+  $("btn-invite").hidden = room.mode !== "friends";
+}
+
+export function renderPassScreen() {
+  const screen = $("pass-screen");
+  const v = view();
+  const hidden = S.held.length > 1 && v.variant !== "duel";
+  if (!hidden || S.shown === null || S.shown === U.revealed || isOver(v)) {
+    screen.hidden = true;
+    app.classList.remove("covered");
+    return;
+  }
+  screen.hidden = false;
+  app.classList.add("covered");
+  $("pass-title").textContent = t("local.pass_to", { name: seatName(S.shown) });
+  $("pass-ready").textContent = t("local.ready", { name: seatName(S.shown) });
+}
