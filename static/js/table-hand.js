@@ -2,6 +2,7 @@
 // the two rows of piles. Taps, keys and drags on these cards are handled in table-input.js.
 import { backElement, cardElement, sortHand } from "./cards.js";
 import { t } from "./i18n.js";
+import { decorateKeys } from "./keys.js";
 import { $ } from "./table-dom.js";
 import { seatName } from "./table-names.js";
 import { S, bottomSeat, exchangeCard, legalPlays, view } from "./table-state.js";
@@ -40,6 +41,7 @@ export function renderHand() {
   });
   layoutHand();
   hand.dataset.mode = mode;
+  decorateKeys();
 }
 
 /** The duel's piles: the opponent's above, the player's below (their face-up cards playable). */

@@ -11,6 +11,8 @@ export const U = {
   pending: false, // an action was sent and its update is not drawn yet
   dealSeen: null, // number of results already summarised
   matchDismissed: false,
+  refused: null, // a card sent though it may not be played: the engine's answer says why
+  turn: null, // the decision asked of the player now: focus and sound follow its changes
 };
 
 /** What tapping a card in the hand does now: "play", "raise", "discard", "exchange" or "idle". */
