@@ -72,7 +72,6 @@ def test_play_again_repeats_the_last_settings(server, chromium, size) -> None:
     desc = page.locator("#play-again-desc").inner_text()
     cat = catalog(page)
     assert cat["variant.coinche"] in desc and cat["level.hard"] in desc
-    screenshot(page, f"home-play-again-{width}")
     button.click()
     page.wait_for_url(lambda url: "/g/" in url and url != first)
     page.wait_for_selector("#table-app[data-state=ready]")
@@ -146,8 +145,8 @@ def test_tapping_an_illegal_card_says_which_rule_forbids_it(server, chromium, la
                 assert page.locator(f"#hand .card[data-card='{card}']").count() == 1
                 assert wait_state(page) == "turn:play"
                 explained.append(text)
-                if len(explained) == 1:
-                    screenshot(page, f"illegal-card-{lang}")
+                if len(explained) == 1 and lang == "fr":
+                    screenshot(page, "illegal-card-fr")
         take_turn(page, state)
     assert explained, "no deal of this test gave an illegal card to tap"
     assert page.errors == []
@@ -234,10 +233,14 @@ def test_trump_is_on_the_felt_with_contract_and_taker(server, chromium, variant,
     )
     assert name in text
     if "value" in contract:
-        assert str(contract["value"]) in text
+        value = (
+            catalog(page)["bid.capot"] if contract["value"] == "capot" else str(contract["value"])
+        )
+        assert value.lower() in text.lower()
     label = badge.get_attribute("aria-label")
     assert catalog(page)["trump.label"] in label
-    screenshot(page, f"trump-badge-{variant}-{width}x{height}")
+    if variant == "coinche":
+        screenshot(page, "trump-coinche-phone-en")
     assert page.errors == []
     page.context.close()
 
@@ -303,7 +306,6 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     assert page.locator("#controls .confirm-note").is_visible()
     page.wait_for_timeout(300)
     assert version(page) == before  # the first tap played nothing
-    screenshot(page, "tap-twice-phone")
     raised.tap()
     page.wait_for_function(f"!document.querySelector(\"#hand .card[data-card='{name}']\")")
     # switched off in the settings, remembered after a reload: one tap plays
@@ -438,7 +440,8 @@ def test_help_panel_has_the_rules_options_and_card_orders(
         assert "seven_exchange" not in names  # only with two players
         assert "tie_rule" in names
     assert RAW_KEY.search(text) is None
-    screenshot(page, f"help-{variant}-{lang}")
+    if variant == "bulgarian":
+        screenshot(page, "rules-panel-bg")
     page.keyboard.press("Escape")
     assert not dialog.is_visible()
     assert page.errors == []
