@@ -72,6 +72,7 @@ export function renderPiles(events) {
         const canPlay = interactive && acts.playable.has(pile.up);
         const card = cardElement(pile.up, { button: interactive, playable: canPlay, cls: "pile-up" });
         if (interactive) markCard(card, canPlay);
+        if (interactive && U.raised.has(pile.up)) card.classList.add("raised");
         if (revealed.has(pile.up)) card.classList.add("flip-in");
         if (pile.up === proposalCard) card.classList.add("proposal");
         el.append(card);

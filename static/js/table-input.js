@@ -9,7 +9,7 @@ import { bindSettings, setting } from "./settings.js";
 import { $, announce, app, openDialog } from "./table-dom.js";
 import { renderControls } from "./table-controls.js";
 import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
-import { focusCard, layoutHand, renderHand, tappableCards } from "./table-hand.js";
+import { focusCard, layoutHand, renderHand, renderPiles, tappableCards } from "./table-hand.js";
 import { nextId, playCard, send, sendAction } from "./table-send.js";
 import { S, exchangeCard, legalPlays, view } from "./table-state.js";
 import { U, handMode } from "./table-ui.js";
@@ -46,6 +46,7 @@ function onCardTap(card, canUse, keyboard = false) {
       // misclick protection: the first tap raises the card, the second plays it
       U.raised = new Set([card]);
       renderHand();
+      if (view().variant === "duel") renderPiles([]);
       renderControls();
       focusCard(card);
       return;

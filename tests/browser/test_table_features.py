@@ -327,6 +327,27 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     page.context.close()
 
 
+def test_tap_twice_on_the_duel_piles(server, chromium) -> None:
+    page = new_page(
+        chromium, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    open_home(page, server.base_url)
+    choose_game(page, "duel")
+    start(page, "computer")
+    play_turn_with_taps(page)
+    card = page.locator("#piles-bottom button.card[aria-disabled=false]").first
+    name = card.get_attribute("data-card")
+    before = version(page)
+    card.tap()
+    mine = page.locator(f"#piles-bottom .card[data-card='{name}']")
+    assert "raised" in mine.get_attribute("class")
+    assert version(page) == before
+    mine.tap()
+    page.wait_for_function(f"!document.querySelector(\"#piles-bottom .card[data-card='{name}']\")")
+    assert page.errors == []
+    page.context.close()
+
+
 def test_one_click_plays_with_a_mouse(server, chromium) -> None:
     page = new_page(chromium, server)
     open_home(page, server.base_url)
