@@ -64,7 +64,8 @@ export async function shareLink(url) {
   }
 }
 
-/** JSON fetch with the cookie; throws an Error carrying the server's message. */
+/** JSON fetch with the cookie; throws an Error carrying the server's message, its HTTP status
+ * and its error code (`error.code`, null when the answer had none). */
 export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(path, {
     method,
@@ -82,6 +83,7 @@ export async function api(path, { method = "GET", body } = {}) {
     const message = (data && data.error && data.error.message) || (data && data.detail && JSON.stringify(data.detail)) || `HTTP ${response.status}`;
     const error = new Error(message);
     error.status = response.status;
+    error.code = (data && data.error && data.error.code) || null;
     throw error;
   }
   return data;

@@ -21,3 +21,12 @@ export function t(key, params = {}) {
 export function has(key) {
   return Object.prototype.hasOwnProperty.call(catalog, key);
 }
+
+const plurals = new Intl.PluralRules(lang);
+
+/** A text that counts: `key.<category>` for the page language's plural category of `n`
+ * (Intl.PluralRules: one, few, many, other, ...), else `key.other`; {n} is filled in. */
+export function tn(key, n, params = {}) {
+  const exact = `${key}.${plurals.select(n)}`;
+  return t(has(exact) ? exact : `${key}.other`, { n, ...params });
+}

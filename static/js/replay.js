@@ -45,10 +45,14 @@ function position(seat) {
 const variant = () => V.data.variant;
 const term = (kind) => words.term(kind, variant());
 const bidText = (bid) => words.bidText(bid, variant());
-const contractHTML = (contract) => words.contractHTML(contract, variant(), seatName);
+// the replay names every seat (no "you"), and teams by their players
+const seatWho = (seat) => ({ person: "player", name: seatName(seat) });
+const sideWho = (side) => ({ person: n() === 4 ? "team" : "player", name: sideName(side) });
+const contractHTML = (contract) => words.contractHTML(contract, variant(), seatWho);
 const outcomeText = (result) => words.outcomeText(result, variant());
 const resultTable = (result) => words.resultTable(result, { sides: sidesList(), sideName, variant: variant() });
-const { comboText, roundingText } = words;
+const roundingText = (note) => words.roundingText(note, sideName);
+const { about, comboText, points } = words;
 
 // ----------------------------------------------------------------------------- what happened
 
@@ -59,15 +63,16 @@ function says(f) {
   } else {
     const a = f.action;
     const name = seatName(f.seat);
+    const who = seatWho(f.seat);
     if (a.type === "play") {
-      parts.push(t("log.played", { name, card: cardName(a.card) }));
+      parts.push(about("log.played", who, { card: cardName(a.card) }));
     } else if (a.type === "declare") {
       const combos = (f.declarations[f.seat] || []).map(comboText).join(", ");
-      parts.push(combos ? t("log.declared", { name, what: combos }) : t("replay.no_declaration", { name }));
+      parts.push(combos ? about("log.declared", who, { what: combos }) : t("replay.no_declaration", { name }));
     } else if (a.type === "exchange") {
-      parts.push(t("log.exchanged", { name }));
+      parts.push(about("log.exchanged", who));
     } else if (a.type === "discard") {
-      parts.push(t("log.discarded", { name }));
+      parts.push(about("log.discarded", who));
     } else {
       return { html: `${escapeHTML(name)}: ${bidText(a)}`, more: extra(f) };
     }
@@ -77,12 +82,12 @@ function says(f) {
 
 function extra(f) {
   const out = [];
-  if (f.trick_winner !== undefined) out.push(t("log.trick_won", { name: seatName(f.trick_winner), n: f.trick_won_points }));
+  if (f.trick_winner !== undefined) out.push(about("log.trick_won", seatWho(f.trick_winner), { points: points(f.trick_won_points) }));
   if (f.thrown_in) out.push(t("log.thrown_in"));
   if (f.result) out.push(t("replay.deal_end", { n: V.deal + 1 }));
   if (f.match_over) {
     const w = f.match_over.winner;
-    out.push(w === null || w === undefined ? t("match.over") : t("match.winner", { name: sideName(w) }));
+    out.push(w === null || w === undefined ? t("match.over") : about("match.winner", sideWho(w)));
   }
   return out.join(" ");
 }
@@ -138,7 +143,7 @@ function centre(f) {
       slot.classList.add("winner");
       slot.dataset.winner = "yes";
     }
-    slot.append(cardElement(play.card, { label: t("trick.played_by", { card: cardName(play.card), name: seatName(play.seat) }) }));
+    slot.append(cardElement(play.card, { label: about("trick.played_by", seatWho(play.seat), { card: cardName(play.card) }) }));
     trick.append(slot);
   }
   el.append(trick);
@@ -152,7 +157,7 @@ function centre(f) {
     const cap = document.createElement("p");
     cap.className = "v-trick-winner";
     cap.id = "trick-winner";
-    cap.textContent = t("replay.trick_won", { n: f.trick_number, name: seatName(f.trick_winner), points: f.trick_won_points });
+    cap.textContent = t("replay.trick_won", { n: f.trick_number, name: seatName(f.trick_winner), points: points(f.trick_won_points) });
     el.append(cap);
   }
   return el;
@@ -188,7 +193,8 @@ function render() {
     if (r.thrown_in) html += `<p>${escapeHTML(t("result.thrown_in"))}</p>`;
     else {
       html += `<p class="deal-headline">${contractHTML(r.contract)} <span class="outcome ${r.outcome}">${escapeHTML(outcomeText(r))}</span></p>${resultTable(r)}`;
-      if (r.rounding) html += `<p class="muted small">${escapeHTML(roundingText(r.rounding))}</p>`;
+      const rounding = roundingText(r.rounding);
+      if (rounding) html += `<p class="muted small rounding-note">${escapeHTML(rounding)}</p>`;
     }
     box.innerHTML = html;
     box.hidden = false;
@@ -253,9 +259,17 @@ document.addEventListener("keydown", (event) => {
 
 // ----------------------------------------------------------------------------- loading
 
-function showError(text) {
+/** An error in the page's language; `detail` (the server's own words, for a bug report) goes on
+ * a second line after "Details:". */
+function showError(text, detail = "") {
   const box = $("replay-error");
-  box.textContent = text;
+  box.replaceChildren(text);
+  if (detail) {
+    const more = document.createElement("span");
+    more.className = "error-detail muted small";
+    more.textContent = `${t("replay.details")}: ${detail}`;
+    box.append(document.createElement("br"), more);
+  }
   box.hidden = false;
   app.dataset.state = "error";
 }
@@ -307,7 +321,8 @@ if (form) {
     try {
       show(await api("/api/replay", { method: "POST", body: record }));
     } catch (error) {
-      showError(t("replay.invalid", { reason: error.message }));
+      if (error.code === "invalid_record") showError(t("replay.invalid_record"), error.message);
+      else showError(t("replay.invalid", { reason: error.status ? `HTTP ${error.status}` : "—" }), error.message);
     }
   });
 }

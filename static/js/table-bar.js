@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
 import { contractHTML, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
 import { S, legal, scoringSides, view } from "./table-state.js";
+import { lastTrick } from "./table-ui.js";
 
 export function renderBar() {
   const v = view();
@@ -21,7 +22,7 @@ export function renderBar() {
   const reserve = v.reserve ? `<span class="score-reserve">${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</span>` : "";
   $("scoreboard").innerHTML = `${parts.join('<span class="score-sep">·</span>')}${target}${reserve}`;
   $("scoreboard").setAttribute("aria-label", `${t("table.score_sheet")}: ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
-  $("btn-last-trick").disabled = !v.last_trick;
+  $("btn-last-trick").disabled = !lastTrick();
   const room = S.room || {};
   $("btn-invite").hidden = room.mode !== "friends";
   $("level-switch").hidden = room.mode !== "computer";

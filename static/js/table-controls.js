@@ -2,7 +2,7 @@
 // (bids, exchange, discard, declarations, belote call, next deal, rematch).
 import { cardName, denomHTML, denomText, rankOf, suitOf } from "./cards.js";
 import { escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { decorateKeys } from "./keys.js";
 import { cardLabel } from "./reasons.js";
 import { setting } from "./settings.js";
@@ -10,7 +10,7 @@ import { $, app, button } from "./table-dom.js";
 import { renderHand } from "./table-hand.js";
 import { seatName } from "./table-names.js";
 import { playCard, sendAction, sendConsent } from "./table-send.js";
-import { S, exchangeCard, legal, legalPlays, view } from "./table-state.js";
+import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, view } from "./table-state.js";
 import { U, promptKey } from "./table-ui.js";
 
 export function renderControls() {
@@ -23,6 +23,7 @@ export function renderControls() {
   const actor = v.to_act;
   if (v.phase === "match_over") turn.textContent = t("table.match_over");
   else if (v.phase === "deal_over") turn.textContent = t("table.deal_over");
+  else if (isPaused()) turn.textContent = t("table.paused");
   else if (acts.length) turn.innerHTML = `<strong>${escapeHTML(t(`prompt.${promptKey()}`))}</strong>`;
   else if (actor !== null && actor !== undefined) turn.textContent = t("table.waiting_for", { name: seatName(actor) });
   box.append(turn);
@@ -48,8 +49,72 @@ export function renderControls() {
   if (S.role !== "spectator" && (v.phase === "deal_over" || v.phase === "match_over")) {
     const kind = v.phase === "match_over" ? "rematch" : "next_deal";
     if (v.phase === "match_over" || v.variant === "duel") row.append(consentButton(kind, consent));
+    else if (nextDeal()) row.append(nextDealButton());
   }
+  if (v.phase === "deal_over" && nextDeal()) box.append(nextDealLine());
   decorateKeys();
+}
+
+// ----------------------------------------------------------------------------- the next deal
+
+/** Whether the server waits for this browser's "Continue" before the next deal. */
+export const awaitsMyContinue = () => {
+  const nd = nextDeal();
+  return Boolean(nd && S.role !== "spectator" && S.held.some((s) => nd.waiting_for.includes(s)));
+};
+
+/** "Continue" after a deal, when the server holds the next deal for the players. */
+function nextDealButton() {
+  const mine = awaitsMyContinue();
+  const nd = nextDeal();
+  const others = nd.waiting_for.filter((s) => !S.held.includes(s)).map(seatName);
+  const label = mine ? t("common.continue") : t("consent.waiting", { names: others.join(", ") || "…" });
+  return button(label, () => sendConsent("next_deal"), { cls: "btn primary", disabled: !mine, name: "next_deal" });
+}
+
+/** A line that says how long until the next deal (friends games count down), or whom it waits for. */
+export function nextDealLine() {
+  const p = document.createElement("p");
+  p.className = "next-deal-line";
+  p.setAttribute("aria-live", "polite");
+  fillNextDealLine(p);
+  tickNextDeal();
+  return p;
+}
+
+function fillNextDealLine(p) {
+  const nd = nextDeal();
+  if (!nd) {
+    p.textContent = "";
+    return;
+  }
+  const parts = [];
+  if (nd.deadline) parts.push(tn("next_deal.in", Math.max(0, Math.ceil((nd.deadline - Date.now()) / 1000))));
+  const others = nd.waiting_for.filter((s) => !S.held.includes(s)).map(seatName);
+  if (!awaitsMyContinue() && others.length) parts.push(t("consent.waiting", { names: others.join(", ") }));
+  p.textContent = parts.join(" · ");
+}
+
+/** Bring every next-deal line up to date (the room's wait changed). */
+export function refreshNextDealLines() {
+  document.querySelectorAll(".next-deal-line").forEach(fillNextDealLine);
+}
+
+let ticker = null;
+
+/** While a countdown runs, refresh every next-deal line once a second. */
+function tickNextDeal() {
+  if (ticker) return;
+  ticker = setInterval(() => {
+    const lines = document.querySelectorAll(".next-deal-line");
+    const nd = nextDeal();
+    if (!nd || !nd.deadline || !lines.length) {
+      clearInterval(ticker);
+      ticker = null;
+      return;
+    }
+    lines.forEach(fillNextDealLine);
+  }, 1000);
 }
 
 /** "Next deal" / "Rematch", or who is still awaited once this browser agreed. */

@@ -4,11 +4,25 @@ import { cardElement } from "./cards.js";
 import { api, escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
 import { $, app, button, openDialog } from "./table-dom.js";
-import { consentButton } from "./table-controls.js";
-import { bidsTable, comboText, contractHTML, outcomeText, roundingText, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
+import { awaitsMyContinue, consentButton, nextDealLine, refreshNextDealLines } from "./table-controls.js";
+import {
+  about,
+  bidsTable,
+  comboText,
+  contractHTML,
+  outcomeText,
+  points,
+  roundingText,
+  seatName,
+  seatWho,
+  sideName,
+  sideWho,
+  takenHTML,
+  variantTerm,
+} from "./table-names.js";
 import { sendConsent } from "./table-send.js";
-import { S, bottomSeat, scoringSides, view } from "./table-state.js";
-import { U } from "./table-ui.js";
+import { S, nextDeal, scoringSides, view } from "./table-state.js";
+import { U, lastTrick } from "./table-ui.js";
 import { resultTable } from "./words.js";
 
 const resultRows = (result) => resultTable(result, { sides: scoringSides(), sideName, variant: view().variant });
@@ -20,7 +34,7 @@ function dealHeadline(result) {
     parts.push(`<span class="chip capot">${escapeHTML(variantTerm("capot"))}: ${escapeHTML(sideName(result.capot_side))}</span>`);
   }
   if (result.reserve) parts.push(`<span class="chip">${escapeHTML(t("score.reserve", { n: result.reserve, word: variantTerm("litige") }))}</span>`);
-  if (result.reserve_paid) parts.push(`<span class="chip">${escapeHTML(t("result.reserve_paid", { n: result.reserve_paid, name: sideName(result.reserve_paid_to) }))}</span>`);
+  if (result.reserve_paid) parts.push(`<span class="chip">${escapeHTML(about("result.reserve_paid", sideWho(result.reserve_paid_to), { points: points(result.reserve_paid) }))}</span>`);
   return parts.join(" ");
 }
 
@@ -34,18 +48,29 @@ export function showDealSummary(result) {
     .join("");
   let html = `<p class="deal-headline">${dealHeadline(result)}</p>${resultRows(result)}`;
   if (decl) html += `<h3>${escapeHTML(t("result.declarations"))}</h3><ul class="decl-list">${decl}</ul>`;
-  if (result.rounding) html += `<p class="muted small">${escapeHTML(roundingText(result.rounding))}</p>`;
+  const rounding = roundingText(result.rounding);
+  if (rounding) html += `<p class="muted small rounding-note">${escapeHTML(rounding)}</p>`;
   const sides = scoringSides();
   html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
   if (v.variant === "duel") {
     const w = result.winner_side;
-    html += `<p class="winner-line">${escapeHTML(t("result.game_won_by", { name: sideName(w) }))}</p>`;
+    html += `<p class="winner-line">${escapeHTML(about("result.game_won_by", sideWho(w)))}</p>`;
   }
   $("deal-summary").innerHTML = html;
   if (v.variant === "duel") showAwards($("deal-summary"), result.number); // each duel deal is a game
   const actions = $("deal-actions");
   actions.replaceChildren();
-  const close = button(t("common.continue"), () => $("dlg-deal").close(), { cls: "btn primary", name: "continue" });
+  // "Continue" closes the summary; when the server holds the next deal for the players, it is
+  // also this browser's agreement to deal on (friends games deal on anyway when time runs out)
+  const close = button(
+    t("common.continue"),
+    () => {
+      if (v.variant !== "duel" && awaitsMyContinue()) sendConsent("next_deal");
+      $("dlg-deal").close();
+    },
+    { cls: "btn primary", name: "continue" },
+  );
+  if (v.variant !== "duel" && nextDeal()) $("deal-summary").append(nextDealLine());
   if (v.variant === "duel" && S.role !== "spectator" && v.phase === "deal_over") {
     actions.append(
       button(
@@ -67,12 +92,13 @@ export function showDealSummary(result) {
 /** Keep the open dialogs in step with the state: the match's end opens, sheets refresh. */
 export function renderDialogsLive() {
   const v = view();
-  if (v.phase === "match_over" && !U.matchDismissed) showMatchOver();
+  if (v.phase === "match_over" && !U.matchDismissed && !U.holding) showMatchOver();
   if (v.phase !== "match_over") {
     U.matchDismissed = false;
     if ($("dlg-match").open) $("dlg-match").close();
   }
   if ($("dlg-scores").open) fillScoreSheet();
+  if ($("dlg-deal").open) refreshNextDealLines();
   if ($("dlg-match").open) fillMatchActions();
 }
 
@@ -80,9 +106,7 @@ function showMatchOver() {
   const v = view();
   const sides = scoringSides();
   const winner = v.winner;
-  const mine = S.role !== "spectator" && winner === v.sides[bottomSeat()];
-  $("dlg-match-title").textContent =
-    winner === null || winner === undefined ? t("match.over") : mine && S.held.length === 1 ? t("match.you_win") : t("match.winner", { name: sideName(winner) });
+  $("dlg-match-title").textContent = winner === null || winner === undefined ? t("match.over") : about("match.winner", sideWho(winner));
   const last = v.results[v.results.length - 1];
   let html = "";
   if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}`;
@@ -218,23 +242,24 @@ export function showScoreSheet() {
 
 export function showLastTrick() {
   const v = view();
-  if (!v || !v.last_trick) return;
+  const last = v && lastTrick();
+  if (!last) return;
   const box = $("last-trick");
   box.replaceChildren();
   const list = document.createElement("div");
   list.className = "last-trick-cards";
-  for (const play of v.last_trick.plays) {
+  for (const play of last.plays) {
     const item = document.createElement("figure");
-    item.className = play.seat === v.last_trick.winner ? "winner" : "";
+    item.className = play.seat === last.winner ? "winner" : "";
     item.append(cardElement(play.card));
     const cap = document.createElement("figcaption");
-    cap.textContent = seatName(play.seat) + (play.seat === v.last_trick.leader ? ` · ${t("trick.leads")}` : "");
+    cap.textContent = seatName(play.seat) + (play.seat === last.leader ? ` · ${t("trick.lead_tag")}` : "");
     item.append(cap);
     list.append(item);
   }
   box.append(list);
   const p = document.createElement("p");
-  p.textContent = t("trick.won_by", { name: seatName(v.last_trick.winner), n: v.last_trick.points });
+  p.textContent = about("trick.won_by", seatWho(last.winner), { points: points(last.points) });
   box.append(p);
   openDialog("dlg-last");
 }

@@ -1,10 +1,9 @@
 // Region: the player's cards: the hand (overlapped to fit, usable cards lit) and, in the duel,
 // the two rows of piles. Taps, keys and drags on these cards are handled in table-input.js.
 import { backElement, cardElement, sortHand } from "./cards.js";
-import { t } from "./i18n.js";
 import { decorateKeys } from "./keys.js";
 import { $ } from "./table-dom.js";
-import { seatName } from "./table-names.js";
+import { about, seatWho } from "./table-names.js";
 import { S, bottomSeat, exchangeCard, legalPlays, view } from "./table-state.js";
 import { U, handMode } from "./table-ui.js";
 
@@ -61,7 +60,7 @@ export function renderPiles(events) {
   const proposalCard = v.phase === "bidding" ? v.upcard : null;
   const draw = (box, seat, interactive) => {
     box.replaceChildren();
-    box.setAttribute("aria-label", t("table.piles_of", { name: seatName(seat) }));
+    box.setAttribute("aria-label", about("table.piles_of", seatWho(seat)));
     box.setAttribute("role", "group");
     v.piles[seat].forEach((pile, i) => {
       const el = document.createElement("div");
@@ -71,8 +70,12 @@ export function renderPiles(events) {
       if (pile.up) {
         const canPlay = interactive && acts.playable.has(pile.up);
         const card = cardElement(pile.up, { button: interactive, playable: canPlay, cls: "pile-up" });
-        if (interactive) markCard(card, canPlay);
-        if (interactive && U.raised.has(pile.up)) card.classList.add("raised");
+        if (interactive) {
+          markCard(card, canPlay);
+          // as in the hand: a face-up card that may not be played now is dimmed
+          if (!canPlay) card.classList.add("dimmed");
+          if (U.raised.has(pile.up)) card.classList.add("raised");
+        }
         if (revealed.has(pile.up)) card.classList.add("flip-in");
         if (pile.up === proposalCard) card.classList.add("proposal");
         el.append(card);

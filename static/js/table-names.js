@@ -22,6 +22,20 @@ export function seatRole(seat) {
   return v.sides[seat] === v.sides[me] ? t("seat.partner") : t("seat.opponent");
 }
 
+/** Who a seat is, for a sentence about it: "you" when it is this browser's one seat. */
+export function seatWho(seat) {
+  return { person: isMine(seat) && S.held.length === 1 ? "you" : "player", name: seatName(seat) };
+}
+
+/** Who a side is: "us" and "them" at a four-player table, a named team for spectators, and
+ * the seat itself when each player plays for themselves. */
+export function sideWho(side) {
+  const v = view();
+  if (v.players !== 4) return seatWho(side);
+  if (S.role !== "spectator") return { person: side === v.sides[bottomSeat()] ? "us" : "them", name: sideName(side) };
+  return { person: "team", name: sideName(side) };
+}
+
 export function sideName(side) {
   const v = view();
   if (v.players === 4) {
@@ -35,14 +49,15 @@ export function sideName(side) {
 export const variantTerm = (kind) => words.term(kind, view().variant);
 export const bidText = (bid) => words.bidText(bid, view().variant);
 export const bidsTable = (bids) => words.bidsTable(bids, view().variant, seatName);
-export const contractHTML = (contract, options) => words.contractHTML(contract, view().variant, seatName, options);
+export const contractHTML = (contract, options) => words.contractHTML(contract, view().variant, seatWho, options);
+export const roundingText = (note) => words.roundingText(note, sideName);
 export const outcomeText = (result) => words.outcomeText(result, view().variant);
-export { comboText, roundingText } from "./words.js";
+export { about, comboText, points } from "./words.js";
 
 /** The face-up card a seat took this deal (classic turn-up, bela 2p exchange): public. */
 export function takenHTML(taken, taker) {
   if (!taken) return "";
   const c = taken.card;
-  const label = taken.seat === taker ? t("table.taken") : t("table.taken_by", { name: seatName(taken.seat) });
+  const label = taken.seat === taker ? t("table.taken") : words.about("table.taken_by", seatWho(taken.seat));
   return ` · <span class="contract-took">${escapeHTML(label)} <b>${escapeHTML(rankLabel(rankOf(c)))}</b>${suitIcon(suitOf(c))}<span class="visually-hidden">${escapeHTML(cardName(c))}</span></span>`;
 }

@@ -100,9 +100,14 @@ export function actorSeat() {
   return v ? v.to_act : null;
 }
 
-/** The legal actions of the seat on screen (empty when it is not that seat's turn). */
+/** Whether the room is paused (friends games wait for a human to reconnect): nothing can be played. */
+export const isPaused = () => Boolean(S.room && S.room.paused);
+
+/** The legal actions of the seat on screen (empty when it is not that seat's turn, and while
+ * the room is paused: the server refuses actions then). */
 export function legal() {
   const v = view();
+  if (isPaused()) return [];
   return (v && v.legal) || [];
 }
 
@@ -119,6 +124,15 @@ export function legalPlays() {
 export function exchangeCard() {
   const a = legal().find((x) => x.type === "exchange");
   return a ? a.card : null;
+}
+
+/** The wait before the next deal, when the server holds it for the players' "Continue":
+ * `{ waiting_for: [seat, ...], deadline: epoch-ms | null }`, or null (the next deal comes at
+ * once, or the duel's consent in `room.consent` is used). */
+export function nextDeal() {
+  const v = view();
+  const nd = (v && v.next_deal) || (S.room && S.room.next_deal) || null;
+  return nd && Array.isArray(nd.waiting_for) ? nd : null;
 }
 
 /** Whether the match or deal is over (no one is to act). */

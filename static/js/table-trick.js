@@ -3,7 +3,7 @@
 import { backElement, cardElement, cardName } from "./cards.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
-import { bidsTable, seatName } from "./table-names.js";
+import { about, bidsTable, seatName, seatWho } from "./table-names.js";
 import { position, view } from "./table-state.js";
 
 const COLLECT_HOLD_MS = 650;
@@ -19,19 +19,19 @@ export function renderCentre(events) {
     const slot = document.createElement("div");
     slot.className = `slot pos-${pos}`;
     if (play.seat === v.leader) slot.classList.add("lead");
-    const card = cardElement(play.card, { label: t("trick.played_by", { card: cardName(play.card), name: seatName(play.seat) }) });
+    const card = cardElement(play.card, { label: about("trick.played_by", seatWho(play.seat), { card: cardName(play.card) }) });
     if (played.has(`${play.seat}:${play.card}`)) card.classList.add("just-played", `from-${pos}`);
     slot.append(card);
     const tag = document.createElement("span");
     tag.className = "slot-name";
-    tag.textContent = seatName(play.seat) + (play.seat === v.leader ? ` · ${t("trick.leads")}` : "");
+    tag.textContent = seatName(play.seat) + (play.seat === v.leader ? ` · ${t("trick.lead_tag")}` : "");
     slot.append(tag);
     trick.append(slot);
   }
   if (!v.trick.length && v.phase === "play" && v.to_act !== null) {
     const hint = document.createElement("div");
     hint.className = "trick-hint";
-    hint.textContent = t("trick.leads_next", { name: seatName(v.to_act) });
+    hint.textContent = about("trick.leads_next", seatWho(v.to_act));
     trick.append(hint);
   }
   renderDeckSpot(v);
@@ -79,11 +79,10 @@ function renderDeckSpot(v) {
 let holdTimer = null;
 let flyTimer = null;
 
-/** The trick just won stays in view a moment, then flies to its winner; input is never blocked. */
-export function collectTrick(winner) {
-  const v = view();
+/** The trick just won stays in view a moment (`holdMs`), then flies to its winner; input is
+ * never blocked. */
+export function collectTrick(winner, last = view().last_trick, holdMs = COLLECT_HOLD_MS) {
   const done = $("trick-done");
-  const last = v.last_trick;
   if (!last) return;
   done.replaceChildren();
   done.className = "trick trick-done";
@@ -102,5 +101,5 @@ export function collectTrick(winner) {
       done.replaceChildren();
       done.className = "trick trick-done";
     }, COLLECT_MS);
-  }, COLLECT_HOLD_MS);
+  }, holdMs);
 }

@@ -13,7 +13,12 @@ export const U = {
   matchDismissed: false,
   refused: null, // a card sent though it may not be played: the engine's answer says why
   turn: null, // the decision asked of the player now: focus and sound follow its changes
+  finalTrick: null, // the last trick of the deal just scored ("Last trick" shows it until the next one)
+  holding: false, // the deal's final trick is on show: its summary (or the match's end) waits
 };
+
+/** The last trick "Last trick" shows: this deal's, else the final one of the deal before. */
+export const lastTrick = () => (S.view && S.view.last_trick) || U.finalTrick;
 
 /** What tapping a card in the hand does now: "play", "raise", "discard", "exchange" or "idle". */
 export function handMode() {

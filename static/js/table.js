@@ -23,7 +23,7 @@ import { renderHand, renderPiles } from "./table-hand.js";
 import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
-import { comboText, seatName } from "./table-names.js";
+import { about, comboText, points, seatName, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { clearPending, send, useConnection } from "./table-send.js";
 import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, view } from "./table-state.js";
@@ -41,19 +41,19 @@ function onMessage(msg) {
     case "state":
       applyState(msg);
       clearPending();
-      render([]);
+      draw([]);
       break;
     case "update": {
       const how = applyUpdate(msg);
       if (how === "gap") send({ type: "resume", version: S.version });
       if (how !== "applied") return;
       clearPending();
-      render(msg.events || []);
+      draw(msg.events || []);
       break;
     }
     case "room":
       applyRoom(msg.room);
-      render([]);
+      draw([]);
       break;
     case "ack":
       // the update that carries the move follows the ack: stay pending until it is drawn
@@ -75,7 +75,7 @@ function onMessage(msg) {
       if (msg.code === "illegal_action" && U.refused) showRefusal(msg);
       else if (msg.code !== "stale_version") toast(t(`error.${msg.code}`, {}) || msg.message);
       U.refused = null;
-      render([]);
+      draw([]);
       break;
     default:
       break;
@@ -95,6 +95,19 @@ function showFatal(code) {
 }
 
 // ----------------------------------------------------------------------------- drawing
+
+// While a deal's final trick is on show, what comes next (a next deal dealt at once) is held
+// back and drawn when the summary opens: the player never acts on a table the summary is about
+// to cover.
+let deferred = null;
+
+function draw(events) {
+  if (U.holding) {
+    deferred = (deferred || []).concat(events);
+    return;
+  }
+  render(events);
+}
 
 function render(events) {
   const v = view();
@@ -143,45 +156,73 @@ function renderTurn() {
   focusTurn(turn);
 }
 
+// The final trick of a deal stays on the table this long before the deal's summary opens.
+const FINAL_TRICK_MS = 1500;
+let finalTimer = null;
+
 /** What the events of an update show beyond the new view: animations, toasts, summaries. */
 function handleEvents(events) {
   const v = view();
+  const afterHold = [];
+  const scored = events.some((e) => e.type === "deal_scored");
   for (const e of events) {
     switch (e.type) {
       case "card_played":
-        announce(t("log.played", { name: seatName(e.seat), card: cardName(e.card) }));
+        announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }));
         playSound("card");
         break;
       case "trick_won":
         playSound("trick");
-        collectTrick(e.seat);
-        announce(t("log.trick_won", { name: seatName(e.seat), n: e.points }));
+        if (scored && v.last_trick) {
+          // the deal's last trick: keep it on the table and under "Last trick" a moment
+          U.finalTrick = v.last_trick;
+          U.holding = true;
+          collectTrick(e.seat, v.last_trick, FINAL_TRICK_MS);
+        } else {
+          collectTrick(e.seat);
+        }
+        announce(about("log.trick_won", seatWho(e.seat), { points: points(e.points) }));
         break;
       case "contract":
-        toast(t("log.contract", { name: seatName(e.contract.taker), contract: denomText(e.contract.denom) }));
+        toast(about("log.contract", seatWho(e.contract.taker), { contract: denomText(e.contract.denom) }));
         break;
       case "declared":
-        toast(t("log.declared", { name: seatName(e.seat), what: e.combos.map(comboText).join(", ") }));
+        toast(about("log.declared", seatWho(e.seat), { what: e.combos.map(comboText).join(", ") }));
         break;
       case "belote":
-        toast(t("log.belote", { name: seatName(e.seat), word: t(`belote.${e.stage}.${v.variant}`) }));
+        toast(about("log.belote", seatWho(e.seat), { word: t(`belote.${e.stage}.${v.variant}`) }));
         break;
       case "exchanged":
-        toast(t("log.exchanged", { name: seatName(e.seat) }));
+        toast(about("log.exchanged", seatWho(e.seat)));
         break;
       case "discarded":
-        announce(t("log.discarded", { name: seatName(e.seat) }));
+        announce(about("log.discarded", seatWho(e.seat)));
         break;
       case "deal_thrown_in":
         toast(t("log.thrown_in"));
         break;
       case "deal_scored":
         playSound("deal_end");
-        showDealSummary(e.result);
+        if (U.holding) afterHold.push(() => showDealSummary(e.result));
+        else showDealSummary(e.result);
         break;
       default:
         break;
     }
+  }
+  if (U.holding && afterHold.length) {
+    clearTimeout(finalTimer);
+    finalTimer = setTimeout(() => {
+      U.holding = false;
+      if (deferred) {
+        const events = deferred;
+        deferred = null;
+        render(events);
+      }
+      for (const show of afterHold) show();
+      if (view()) renderDialogsLive(); // the match's end, held back with the summary
+      renderBar();
+    }, FINAL_TRICK_MS);
   }
 }
 

@@ -2,9 +2,26 @@
 // bids, contracts, combinations, outcomes, a deal's result table and its rounding note, in the
 // page's language. Nothing here knows about a page; names of seats and sides come in as
 // functions, so each page names them its own way.
+//
+// Person and number are part of a message. A sentence about someone takes a "who":
+// `{ person, name }` where person is "you" (the player), "player" (a named player), "us" (the
+// player's team), "them" (the other team) or "team" (a team named by its players), and picks
+// the message `<key>.<person>`. Messages about a seat have the persons you/player; messages
+// about a side have all five. Counts go through tn() (Intl.PluralRules).
 import { denomHTML } from "./cards.js";
 import { escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
+
+export const SEAT_PERSONS = ["you", "player"];
+export const SIDE_PERSONS = ["you", "player", "us", "them", "team"];
+
+/** The message `key` said about `who` ({ person, name }). */
+export function about(key, who, params = {}) {
+  return t(`${key}.${who.person}`, { name: who.name, ...params });
+}
+
+/** "1 point", "12 points", in the page's language. */
+export const points = (n) => tn("count.points", n);
 
 /** A variant's own word for a thing ("litige", "belote", "capot"). */
 export function term(kind, variant) {
@@ -28,8 +45,9 @@ export function bidsTable(bids, variant, seatName) {
     .join("")}</ol>`;
 }
 
-/** A contract as HTML: value, denomination, multiplier and (unless told not to) its taker. */
-export function contractHTML(contract, variant, seatName, { withTaker = true } = {}) {
+/** A contract as HTML: value, denomination, multiplier and (unless told not to) its taker;
+ * `seatWho(seat)` says who a seat is. */
+export function contractHTML(contract, variant, seatWho, { withTaker = true } = {}) {
   if (!contract) return "";
   let html = `<span class="contract-denom">${denomHTML(contract.denom)}</span>`;
   if (contract.value !== undefined) {
@@ -39,7 +57,7 @@ export function contractHTML(contract, variant, seatName, { withTaker = true } =
     const word = contract.multiplier === 2 ? t(`bid.double.${variant}`) : t(`bid.redouble.${variant}`);
     html += ` <span class="contract-mult">${escapeHTML(word)} ×${contract.multiplier}</span>`;
   }
-  if (withTaker) html += ` <span class="contract-taker">${escapeHTML(t("table.by", { name: seatName(contract.taker) }))}</span>`;
+  if (withTaker) html += ` <span class="contract-taker">${escapeHTML(about("table.by", seatWho(contract.taker)))}</span>`;
   return html;
 }
 
@@ -70,9 +88,23 @@ export function resultTable(result, { sides, sideName, variant }) {
   return `${html}</tbody></table>`;
 }
 
-/** A deal's rounding note from the engine (coinche: "round10: 226 -> 230, 36 -> 40") in the
- * page's language; any other note as it is. */
-export function roundingText(note) {
-  const m = /^round10: (\d+) -> (\d+), (\d+) -> (\d+)$/.exec(note || "");
-  return m ? t("result.rounding", { a: m[1], b: m[2], c: m[3], d: m[4] }) : note;
+/** A deal's rounding note from the engine (`result.rounding`, null or one of the kinds below)
+ * as a sentence in the page's language; `sideName(side)` names sides 0 and 1. Anything else
+ * (an unknown kind, an old text note) gives "" rather than raw engine text.
+ *   {kind: "round10", raw: [s0, s1], rounded: [s0, s1]}                      coinche
+ *   {kind: "bg_whole", raw: [s0, s1], total, rounded_total, multiplier}      bulgarian
+ *   {kind: "bg_split", raw: [s0, s1], split: [s0, s1], problem_case}         bulgarian */
+export function roundingText(note, sideName) {
+  if (!note || typeof note !== "object" || !Array.isArray(note.raw)) return "";
+  const sides = (after) =>
+    [0, 1].map((s) => t("result.rounding.side", { side: sideName(s), raw: note.raw[s], rounded: after[s] })).join(", ");
+  if (note.kind === "round10" && Array.isArray(note.rounded)) return t("result.rounding.round10", { sides: sides(note.rounded) });
+  if (note.kind === "bg_split" && Array.isArray(note.split)) {
+    return t(note.problem_case ? "result.rounding.bg_split_problem" : "result.rounding.bg_split", { sides: sides(note.split) });
+  }
+  if (note.kind === "bg_whole") {
+    const params = { a: note.raw[0], b: note.raw[1], total: note.total, rounded: note.rounded_total, m: note.multiplier };
+    return t(note.multiplier > 1 ? "result.rounding.bg_whole_x" : "result.rounding.bg_whole", params);
+  }
+  return "";
 }
