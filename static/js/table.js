@@ -23,7 +23,7 @@ import { renderHand, renderPiles } from "./table-hand.js";
 import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
-import { about, comboText, points, seatName, seatWho } from "./table-names.js";
+import { about, comboText, points, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { clearPending, send, useConnection } from "./table-send.js";
 import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, view } from "./table-state.js";
@@ -132,7 +132,7 @@ function render(events) {
   renderPiles(events);
   renderHand();
   renderControls();
-  renderTrumpBadge($("trump-badge"), v, seatName);
+  renderTrumpBadge($("trump-badge"), v, seatWho);
   renderPassScreen();
   handleEvents(events);
   renderDialogsLive();

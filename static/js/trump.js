@@ -3,14 +3,15 @@
 import { denomText, suitIcon } from "./cards.js";
 import { escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
+import { about } from "./words.js";
 
 const SUITS = new Set(["C", "D", "H", "S"]);
 
 /**
  * Draw the trump badge into `el` for the view `v`; hidden while no contract is made.
- * `seatName(seat)` names the taker.
+ * `seatWho(seat)` says who the taker is ({ person, name }, words.js).
  */
-export function renderTrumpBadge(el, v, seatName) {
+export function renderTrumpBadge(el, v, seatWho) {
   if (!el) return;
   const contract = v && v.contract;
   if (!contract) {
@@ -29,7 +30,7 @@ export function renderTrumpBadge(el, v, seatName) {
     const word = contract.multiplier === 2 ? t(`bid.double.${v.variant}`) : t(`bid.redouble.${v.variant}`);
     mult = `${word} ×${contract.multiplier}`;
   }
-  const taker = t("table.by", { name: seatName(contract.taker) });
+  const taker = about("table.by", seatWho(contract.taker));
   el.hidden = false;
   el.dataset.denom = denom;
   el.dataset.multiplier = String(contract.multiplier || 1);
