@@ -34,18 +34,24 @@ function actionKey(name) {
   );
 }
 
-/** Keys of the fixed controls of the page, by id. */
+/** Keys of the fixed controls of the page, by CSS selector (an id, mostly). Inside a dialog a
+ * key works only while that dialog is open, so dialogs may reuse the table's letters. */
 const FIXED = {
-  "btn-last-trick": "L",
-  "btn-bids": "V",
-  scoreboard: "T",
-  "btn-hint": "I",
-  "btn-help": "?",
-  "btn-settings": ",",
-  "btn-invite": "Shift+I",
-  "btn-leave": "Shift+Q",
-  "four-colour": "F",
-  "pass-ready": "Enter",
+  "#btn-last-trick": "L",
+  "#btn-bids": "V",
+  "#scoreboard": "T",
+  "#btn-hint": "I",
+  "#btn-help": "?",
+  "#btn-settings": ",",
+  "#btn-invite": "Shift+I",
+  "#btn-leave": "Shift+Q",
+  "#four-colour": "F",
+  "#pass-ready": "Enter",
+  "#setting-sound": "S",
+  "#setting-confirm": "T",
+  "#help-full": "R",
+  "#sheet-replay": "R",
+  '#match-actions a[href="/"]': "H",
 };
 
 const NAMES = { ArrowUp: "↑", ArrowDown: "↓", Escape: "Esc", " ": "Space" };
@@ -76,8 +82,8 @@ export function setKey(el, shortcut, label = null) {
  * player may use (1..9, 0 for the tenth) and the fixed controls of the bar.
  */
 export function decorateKeys() {
-  for (const [id, key] of Object.entries(FIXED)) {
-    const el = document.getElementById(id);
+  for (const [selector, key] of Object.entries(FIXED)) {
+    const el = document.querySelector(selector);
     if (!el) continue;
     const target = el.matches("input") ? el.closest("label") || el : el;
     if (!el.hasAttribute("aria-keyshortcuts")) setKey(el, key, el.matches("input") ? target.textContent.trim() : null);

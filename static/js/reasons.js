@@ -47,7 +47,9 @@ function listOf(items) {
  * its `message`); `ledSuit` the suit led in the trick (used when the reason does not name it).
  */
 export function illegalText(error, { ledSuit = null } = {}) {
-  const reason = (error && typeof error.reason === "object" && error.reason) || reasonFromMessage(error && error.message);
+  const given = error && error.reason && typeof error.reason === "object" ? error.reason : null;
+  // a reason this page does not know yet: the engine's message may still say it
+  const reason = given && REASON_CODES.includes(given.code) ? given : reasonFromMessage(error && error.message) || given;
   if (!reason || !REASON_CODES.includes(reason.code) || !has(`illegal.${reason.code}`)) return t("illegal.generic");
   const suit = reason.suit || ledSuit;
   if (NAMES_SUIT.has(reason.code) && !SYMBOL[suit]) return t("illegal.generic");

@@ -170,6 +170,7 @@ def test_every_reason_reads_as_a_sentence_in_every_language(server, chromium) ->
                 undertrump: say({ code: 'must_undertrump', card: '7C' }),
                 fromMessage: m.illegalText({ message: 'must overtrump: holds JS' }),
                 unknown: say({ code: 'no_such_rule' }),
+                unknownWithMessage: m.illegalText({ reason: { code: 'no_such_rule' }, message: 'must overtrump: holds JS' }),
                 absent: m.illegalText({ message: 'not in hand: 7H' }),
                 jack: m.cardLabel('JS'),
               };
@@ -189,6 +190,7 @@ def test_every_reason_reads_as_a_sentence_in_every_language(server, chromium) ->
             "♠" in out["overtake"] and out["jack"] in out["overtrump"] and out["jack"].endswith("♠")
         )
         assert out["fromMessage"] == out["overtrump"]  # the engine's message, read without reason
+        assert out["unknownWithMessage"] == out["overtrump"]
         assert out["unknown"] == generic and out["absent"] == generic
         page.context.close()
 
@@ -530,6 +532,15 @@ def test_keyboard_focus_follows_the_turn_and_every_action_has_a_key(server, chro
     page.keyboard.press("Escape")
     page.keyboard.press("v")
     assert page.locator("#dlg-bids").is_visible()
+    page.keyboard.press("Escape")
+    # the settings by their key; inside, each setting has its own
+    page.keyboard.press(",")
+    assert page.locator("#dlg-settings").is_visible()
+    for sel in ("#setting-sound", "#setting-confirm"):
+        assert page.locator(sel).get_attribute("aria-keyshortcuts")
+    page.keyboard.press("t")  # "tap twice to play", switched by its key
+    assert page.locator("#setting-confirm").is_checked()
+    assert page.evaluate("localStorage.getItem('atout.confirmCard')") == "1"
     page.keyboard.press("Escape")
     assert page.errors == []
     page.context.close()
