@@ -12,7 +12,8 @@ function actionKey(name) {
   if (name.startsWith("bid-")) return SUIT_KEYS[name.split("-").pop()] || null;
   // the waiting room: seat n is 1..4 as people count
   if (name.startsWith("seat-bot-")) return `Shift+${Number(name.slice(9)) + 1}`;
-  if (name.startsWith("take-seat-")) return String(Number(name.slice(10)) + 1);
+  if (name.startsWith("take-seat-")) return String(Number(name.slice(10)) + 1); // guests
+  if (name.startsWith("free-seat-")) return String(Number(name.slice(10)) + 1); // the host
   return (
     {
       pass: "P",

@@ -627,3 +627,28 @@ def test_waiting_room_offers_seats_to_guests_and_computer_players_to_the_host(
     assert host.errors == [] and guest.errors == []
     guest.context.close()
     host.context.close()
+
+
+def test_the_host_changes_or_removes_a_computer_player_in_the_waiting_room(
+    server, chromium
+) -> None:
+    host = new_page(chromium, server)
+    frames = frames_sent(host)
+    open_home(host, server.base_url)
+    game = host.evaluate(
+        """() => fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ variant: 'classic', mode: 'friends', seats: [
+            { kind: 'human' }, { kind: 'bot', level: 'easy' }, { kind: 'human' }, { kind: 'human' }] }) })
+          .then(r => r.json())"""
+    )
+    host.goto(game["url"])
+    host.wait_for_selector("#table-app[data-waiting=yes]")
+    level = host.locator("#seat-level-1")
+    assert level.input_value() == "easy"
+    assert host.locator("#waiting [data-action=free-seat-1]").get_attribute("aria-keyshortcuts")
+    level.select_option("hard")
+    wait_frame(host, frames, {"type": "seat_bot", "seat": 1, "level": "hard"})
+    host.click("#waiting [data-action=free-seat-1]")
+    wait_frame(host, frames, {"type": "free_seat", "seat": 1})
+    assert host.errors == []
+    host.context.close()
