@@ -2,10 +2,11 @@
 // "You must overtrump: you hold the J♠"), from the engine's own explanation.
 //
 // The server's `error` for an illegal action carries the engine's reason as `reason`:
-// {"code": "must_follow", "suit": "H"}, {"code": "must_overtrump", "card": "JS"}, ... (codes:
-// must_follow, must_overtake, must_trump, must_overtrump, must_undertrump; a reason may name the
-// cards that may be played as `card` or `cards`). Without `reason`, the engine's one-line message
-// ("must overtrump: holds JS 9S") is read instead; failing both, a generic sentence is shown.
+// {"code": "must_follow", "suit": "H", "card": "7S", "legal": ["8H", "KH"]}, ... (codes:
+// must_follow, must_overtake, must_trump, must_overtrump, must_undertrump). `suit` is the led
+// suit (follow, overtake) or the trump; `card` the refused card; `legal` the cards that may be
+// played, which the sentence names ("you hold the J♠"). Without `reason`, the engine's one-line
+// message ("must overtrump: holds JS 9S") is read instead; failing both, a generic sentence.
 import { rankLabel, rankOf, suitOf } from "./cards.js";
 import { has, lang, t } from "./i18n.js";
 
@@ -27,7 +28,7 @@ export function reasonFromMessage(message) {
   else if (/must trump/.test(text)) code = "must_trump";
   if (!code) return null;
   const reason = { code };
-  if (cards.length) reason.cards = cards;
+  if (cards.length) reason.legal = cards;
   return reason;
 }
 
@@ -44,17 +45,20 @@ function listOf(items) {
 
 /**
  * The sentence for an illegal card. `error` is the server's `error` message (its `reason`, else
- * its `message`); `ledSuit` the suit led in the trick (used when the reason does not name it).
+ * its `message`); `ledSuit` the suit led in the trick (used when the reason does not name it);
+ * `refused` the card that was tapped.
  */
-export function illegalText(error, { ledSuit = null } = {}) {
+export function illegalText(error, { ledSuit = null, refused = null } = {}) {
   const given = error && error.reason && typeof error.reason === "object" ? error.reason : null;
   // a reason this page does not know yet: the engine's message may still say it
   const reason = given && REASON_CODES.includes(given.code) ? given : reasonFromMessage(error && error.message) || given;
   if (!reason || !REASON_CODES.includes(reason.code) || !has(`illegal.${reason.code}`)) return t("illegal.generic");
-  const suit = reason.suit || ledSuit;
+  const suit = NAMES_SUIT.has(reason.code) ? reason.suit || ledSuit : null;
   if (NAMES_SUIT.has(reason.code) && !SYMBOL[suit]) return t("illegal.generic");
   const rule = t(`illegal.${reason.code}`, { suit: SYMBOL[suit] || "" });
-  const cards = (reason.card ? [reason.card] : Array.isArray(reason.cards) ? reason.cards : []).filter((c) => /^[2-9TJQKA][CDHS]$/.test(c));
+  // the cards the player holds and may play (a reason's `card` is the refused one)
+  const held = Array.isArray(reason.legal) ? reason.legal : [];
+  const cards = held.filter((c) => /^[2-9TJQKA][CDHS]$/.test(c) && c !== refused);
   if (reason.code === "must_follow" || !cards.length) return rule;
   return t("illegal.you_hold", { rule, cards: listOf(cards.map(cardLabel)) });
 }

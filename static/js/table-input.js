@@ -74,7 +74,7 @@ export function showRefusal(msg) {
   const card = U.refused;
   const v = view();
   const led = v && v.trick.length ? v.trick[0].card[1] : null;
-  const text = illegalText(msg, { ledSuit: led });
+  const text = illegalText(msg, { ledSuit: led, refused: card });
   toast(text);
   announce(text);
   const el = card && document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`);

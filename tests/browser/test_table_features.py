@@ -162,12 +162,13 @@ def test_every_reason_reads_as_a_sentence_in_every_language(server, chromium) ->
               const m = await import('/static/js/reasons.js');
               const say = (reason, led = null) => m.illegalText({ reason }, { ledSuit: led });
               return {
-                follow: say({ code: 'must_follow', suit: 'H' }),
+                // the engine's reasons: card is the refused one, legal what may be played
+                follow: say({ code: 'must_follow', suit: 'H', card: '7S', legal: ['8H', 'KH'] }),
                 followLed: say({ code: 'must_follow' }, 'D'),
-                overtake: say({ code: 'must_overtake', suit: 'S', cards: ['AS', 'TS'] }),
-                trump: say({ code: 'must_trump' }),
-                overtrump: say({ code: 'must_overtrump', card: 'JS' }),
-                undertrump: say({ code: 'must_undertrump', card: '7C' }),
+                overtake: say({ code: 'must_overtake', suit: 'S', over: 'KS', card: '8S', legal: ['AS', 'TS'] }),
+                trump: say({ code: 'must_trump', suit: 'C', card: 'AH' }),
+                overtrump: say({ code: 'must_overtrump', suit: 'S', over: '9S', card: '7S', legal: ['JS'] }),
+                undertrump: say({ code: 'must_undertrump', suit: 'C', card: 'AH', legal: ['7C'] }),
                 fromMessage: m.illegalText({ message: 'must overtrump: holds JS' }),
                 unknown: say({ code: 'no_such_rule' }),
                 unknownWithMessage: m.illegalText({ reason: { code: 'no_such_rule' }, message: 'must overtrump: holds JS' }),
@@ -189,6 +190,7 @@ def test_every_reason_reads_as_a_sentence_in_every_language(server, chromium) ->
         assert (
             "♠" in out["overtake"] and out["jack"] in out["overtrump"] and out["jack"].endswith("♠")
         )
+        assert "7♠" not in out["overtrump"] and "♥" not in out["trump"]  # never the refused card
         assert out["fromMessage"] == out["overtrump"]  # the engine's message, read without reason
         assert out["unknownWithMessage"] == out["overtrump"]
         assert out["unknown"] == generic and out["absent"] == generic
