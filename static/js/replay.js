@@ -301,7 +301,9 @@ async function loadGame(gameId) {
     links.hidden = false;
     show(data);
   } catch (error) {
-    showError(error.status === 403 ? t("replay.not_allowed") : error.status === 404 ? t("error.not_found") : error.message);
+    if (error.status === 403) showError(t("replay.not_allowed"));
+    else if (error.status === 404) showError(t("error.not_found"));
+    else showError(t("error.server_error"), error.message);
   }
 }
 

@@ -2,8 +2,7 @@
 // duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
 import { api, canShare, copyText, shareLink, toast } from "./common.js";
 import { fillHelp } from "./help.js";
-import { t } from "./i18n.js";
-import { decorateKeys } from "./keys.js";
+import { has, t } from "./i18n.js";
 import { illegalText } from "./reasons.js";
 import { bindSettings, setting } from "./settings.js";
 import { $, announce, app, openDialog } from "./table-dom.js";
@@ -235,7 +234,7 @@ export function installInput({ render }) {
       toast(t("leave.done"));
       location.assign("/");
     } catch (error) {
-      toast(error.message);
+      toast(error.code && has(`error.${error.code}`) ? t(`error.${error.code}`) : error.message);
     }
   });
 

@@ -13,7 +13,7 @@
 // a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js.
 import { cardName, denomText } from "./cards.js";
 import { toast } from "./common.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { renderBanner, renderBar } from "./table-bar.js";
 import { renderControls } from "./table-controls.js";
@@ -73,7 +73,8 @@ function onMessage(msg) {
         return;
       }
       if (msg.code === "illegal_action" && U.refused) showRefusal(msg);
-      else if (msg.code !== "stale_version") toast(t(`error.${msg.code}`, {}) || msg.message);
+      // a code the catalog does not know shows the server's words, never a raw key
+      else if (msg.code !== "stale_version") toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : msg.message);
       U.refused = null;
       draw([]);
       break;
@@ -165,6 +166,7 @@ function handleEvents(events) {
   const v = view();
   const afterHold = [];
   const scored = events.some((e) => e.type === "deal_scored");
+  let held = false;
   for (const e of events) {
     switch (e.type) {
       case "card_played":
@@ -176,7 +178,7 @@ function handleEvents(events) {
         if (scored && v.last_trick) {
           // the deal's last trick: keep it on the table and under "Last trick" a moment
           U.finalTrick = v.last_trick;
-          U.holding = true;
+          U.holding = held = true;
           collectTrick(e.seat, v.last_trick, FINAL_TRICK_MS);
         } else {
           collectTrick(e.seat);
@@ -210,7 +212,7 @@ function handleEvents(events) {
         break;
     }
   }
-  if (U.holding && afterHold.length) {
+  if (held) {
     clearTimeout(finalTimer);
     finalTimer = setTimeout(() => {
       U.holding = false;
