@@ -103,18 +103,87 @@ form.addEventListener("submit", async (event) => {
   const body = { variant: variant(), players: players(), options: chosenOptions(), mode };
   if (mode === "computer") body.level = form.elements.level.value;
   if (mode === "friends") body.spectators = form.elements.spectators.checked;
+  await createGame(body);
+});
+
+/** Create the game `body` describes (POST /api/games), remember it for "Play again", go there. */
+async function createGame(body) {
+  const buttons = [...form.querySelectorAll("button[type=submit]"), playAgainButton];
   errorBox.hidden = true;
-  for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = true;
+  for (const b of buttons) b.disabled = true;
   try {
     const game = await api("/api/games", { method: "POST", body });
-    if (mode === "friends") showInvite(game.url);
+    rememberGame(body);
+    if (body.mode === "friends") showInvite(game.url);
     else location.assign(game.url);
   } catch (error) {
     errorBox.textContent = t("home.create_failed", { message: error.message });
     errorBox.hidden = false;
+    if (errorBox.getBoundingClientRect().top > innerHeight) errorBox.scrollIntoView({ block: "center" });
   } finally {
-    for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = false;
+    for (const b of buttons) b.disabled = false;
   }
+}
+
+// ----------------------------------------------------------------------------- play again
+
+// The settings of the last game started from this page, remembered in this browser.
+const LAST_GAME = "atout.lastGame";
+const playAgainBox = document.getElementById("play-again");
+const playAgainButton = document.getElementById("play-again-btn");
+
+function rememberGame(body) {
+  try {
+    localStorage.setItem(LAST_GAME, JSON.stringify(body));
+  } catch {
+    /* storage blocked: no "Play again" */
+  }
+  showPlayAgain();
+}
+
+/** The remembered game, checked against what this server offers today (or null). */
+function lastGame() {
+  let body;
+  try {
+    body = JSON.parse(localStorage.getItem(LAST_GAME) || "null");
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== "object" || !schema[body.variant]) return null;
+  const info = schema[body.variant];
+  if (!info.players.includes(body.players)) return null;
+  if (!["computer", "friends", "local"].includes(body.mode)) return null;
+  // keep only the options this server still knows, with a value it accepts
+  const known = info.by_players[String(body.players)];
+  const options = {};
+  for (const [name, value] of Object.entries(body.options || {})) {
+    const opt = known.find((o) => o.name === name);
+    if (!opt) continue;
+    if (opt.type === "bool" ? typeof value === "boolean" : opt.choices.includes(value)) options[name] = value;
+  }
+  const out = { variant: body.variant, players: body.players, options, mode: body.mode };
+  if (body.mode === "computer") out.level = ["easy", "medium", "hard"].includes(body.level) ? body.level : "medium";
+  if (body.mode === "friends") out.spectators = body.spectators !== false;
+  return out;
+}
+
+function showPlayAgain() {
+  const body = lastGame();
+  playAgainBox.hidden = !body;
+  if (!body) return;
+  const parts = [t(`variant.${body.variant}`)];
+  if (schema[body.variant].players.length > 1) parts.push(t("home.players_n", { n: body.players }));
+  parts.push(t(`mode.${body.mode}`) + (body.mode === "computer" ? ` (${t(`level.${body.level}`)})` : ""));
+  const changed = Object.keys(body.options).length;
+  if (changed) parts.push(t("home.options") + " " + t("home.options_changed", { n: changed }));
+  const desc = document.getElementById("play-again-desc");
+  desc.textContent = parts.join(" · ");
+  playAgainButton.setAttribute("aria-describedby", "play-again-desc");
+}
+
+playAgainButton.addEventListener("click", () => {
+  const body = lastGame();
+  if (body) createGame(body);
 });
 
 function absolute(url) {
@@ -196,4 +265,5 @@ document.getElementById("name-form").addEventListener("submit", async (event) =>
 });
 
 onVariantChange();
+showPlayAgain();
 loadMe();

@@ -3,6 +3,9 @@
 import { cardName, denomHTML, denomText, rankOf, suitOf } from "./cards.js";
 import { escapeHTML } from "./common.js";
 import { t, tn } from "./i18n.js";
+import { decorateKeys } from "./keys.js";
+import { cardLabel } from "./reasons.js";
+import { setting } from "./settings.js";
 import { $, app, button } from "./table-dom.js";
 import { renderHand } from "./table-hand.js";
 import { seatName } from "./table-names.js";
@@ -49,6 +52,7 @@ export function renderControls() {
     else if (nextDeal()) row.append(nextDealButton());
   }
   if (v.phase === "deal_over" && nextDeal()) box.append(nextDealLine());
+  decorateKeys();
 }
 
 // ----------------------------------------------------------------------------- the next deal
@@ -221,8 +225,16 @@ function renderPlayControls(row, acts) {
     );
     return;
   }
-  const { belote } = legalPlays();
+  const { belote, playable } = legalPlays();
   const raised = [...U.raised].find((c) => belote.has(c));
+  const armed = [...U.raised].find((c) => playable.has(c));
+  if (armed && setting("confirmCard")) {
+    // tap twice to play: the first tap raised this card
+    const note = document.createElement("p");
+    note.className = "confirm-note";
+    note.textContent = t("confirm.again", { card: cardLabel(armed) });
+    row.append(note);
+  }
   if (raised) {
     row.append(
       button(`${escapeHTML(t("declare.call"))}: ${escapeHTML(t(`belote.belote.${v.variant}`))}`, () => playCard(raised, true), {

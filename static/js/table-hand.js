@@ -1,6 +1,7 @@
 // Region: the player's cards: the hand (overlapped to fit, usable cards lit) and, in the duel,
 // the two rows of piles. Taps, keys and drags on these cards are handled in table-input.js.
 import { backElement, cardElement, sortHand } from "./cards.js";
+import { decorateKeys } from "./keys.js";
 import { $ } from "./table-dom.js";
 import { about, seatWho } from "./table-names.js";
 import { S, bottomSeat, exchangeCard, legalPlays, view } from "./table-state.js";
@@ -39,6 +40,7 @@ export function renderHand() {
   });
   layoutHand();
   hand.dataset.mode = mode;
+  decorateKeys();
 }
 
 /** The duel's piles: the opponent's above, the player's below (their face-up cards playable). */
@@ -72,6 +74,7 @@ export function renderPiles(events) {
           markCard(card, canPlay);
           // as in the hand: a face-up card that may not be played now is dimmed
           if (!canPlay) card.classList.add("dimmed");
+          if (U.raised.has(pile.up)) card.classList.add("raised");
         }
         if (revealed.has(pile.up)) card.classList.add("flip-in");
         if (pile.up === proposalCard) card.classList.add("proposal");

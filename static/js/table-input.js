@@ -1,13 +1,16 @@
 // Input: taps, right-clicks, keys and drags on the player's cards (delegated to the hand and the
 // duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
 import { api, canShare, copyText, shareLink, toast } from "./common.js";
+import { fillHelp } from "./help.js";
 import { has, t } from "./i18n.js";
-import { $, app } from "./table-dom.js";
+import { illegalText } from "./reasons.js";
+import { bindSettings, setting } from "./settings.js";
+import { $, announce, app, openDialog } from "./table-dom.js";
 import { renderControls } from "./table-controls.js";
 import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
-import { focusCard, layoutHand, renderHand, tappableCards } from "./table-hand.js";
+import { focusCard, layoutHand, renderHand, renderPiles, tappableCards } from "./table-hand.js";
 import { nextId, playCard, send, sendAction } from "./table-send.js";
-import { S, exchangeCard, legalPlays } from "./table-state.js";
+import { S, exchangeCard, legalPlays, view } from "./table-state.js";
 import { U, handMode } from "./table-ui.js";
 
 // ----------------------------------------------------------------------------- cards
@@ -19,9 +22,15 @@ function cardOf(event) {
   return { el, card: el.dataset.card, canUse: el.getAttribute("aria-disabled") === "false" };
 }
 
-function onCardTap(card, canUse) {
-  if (!canUse || U.pending) return;
+/** A tap (or click, or key: `keyboard`) on one of the player's cards. */
+function onCardTap(card, canUse, keyboard = false) {
+  if (U.pending) return;
   const mode = handMode();
+  if (!canUse) {
+    // a card that may not be played: sent anyway, the engine's refusal says why (reasons.js)
+    if (mode === "play" && legalPlays().playable.size) refuseCard(card);
+    return;
+  }
   if (mode === "raise" || mode === "discard") {
     toggleRaise(card);
     return;
@@ -32,6 +41,15 @@ function onCardTap(card, canUse) {
   }
   if (mode === "play") {
     const { belote } = legalPlays();
+    if (!keyboard && setting("confirmCard") && !U.raised.has(card)) {
+      // misclick protection: the first tap raises the card, the second plays it
+      U.raised = new Set([card]);
+      renderHand();
+      if (view().variant === "duel") renderPiles([]);
+      renderControls();
+      focusCard(card);
+      return;
+    }
     if (belote.has(card) && !U.raised.has(card)) {
       // the K or Q of a belote pair: raise it; the controls offer "Call" or a plain play
       U.raised = new Set([card]);
@@ -41,6 +59,28 @@ function onCardTap(card, canUse) {
       return;
     }
     playCard(card, false);
+  }
+}
+
+/** Send a card the player may not play: the server refuses it with the engine's reason. */
+function refuseCard(card) {
+  U.refused = card;
+  sendAction({ type: "play", card });
+}
+
+/** The server refused the card sent by refuseCard: say why, and shake the card. */
+export function showRefusal(msg) {
+  const card = U.refused;
+  const v = view();
+  const led = v && v.trick.length ? v.trick[0].card[1] : null;
+  const text = illegalText(msg, { ledSuit: led, refused: card });
+  toast(text);
+  announce(text);
+  const el = card && document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`);
+  if (el) {
+    el.classList.remove("refused");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("refused");
   }
 }
 
@@ -80,7 +120,7 @@ function onCardKey(event, card, canUse) {
     event.preventDefault();
     const { belote } = legalPlays();
     if (handMode() === "play" && U.raised.has(card) && belote.has(card)) playCard(card, true);
-    else onCardTap(card, canUse);
+    else onCardTap(card, canUse, true);
     return;
   }
   if (next) {
@@ -125,7 +165,8 @@ function onPointerDown(down, el, card) {
 function listenToCards(box) {
   box.addEventListener("click", (event) => {
     const hit = cardOf(event);
-    if (hit) onCardTap(hit.card, hit.canUse);
+    // a click with detail 0 comes from the keyboard (Enter, Space, a shortcut key)
+    if (hit) onCardTap(hit.card, hit.canUse, event.detail === 0);
   });
   box.addEventListener("contextmenu", (event) => {
     const hit = cardOf(event);
@@ -200,6 +241,17 @@ export function installInput({ render }) {
   $("btn-hint").addEventListener("click", () => {
     send({ type: "hint", id: nextId("h") });
   });
+
+  // the rules of this game (help.js) and the player's settings (settings.js)
+  $("btn-help").addEventListener("click", () => {
+    const v = view();
+    const room = S.room;
+    if (!v && !room) return;
+    fillHelp(v || { variant: room.variant, players: room.players, options: room.options || {}, contract: null });
+    openDialog("dlg-help");
+  });
+  bindSettings($("dlg-settings"));
+  $("btn-settings").addEventListener("click", () => openDialog("dlg-settings"));
 
   $("level-select").addEventListener("change", (e) => {
     send({ type: "set_level", level: e.target.value });

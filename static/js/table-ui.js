@@ -11,6 +11,8 @@ export const U = {
   pending: false, // an action was sent and its update is not drawn yet
   dealSeen: null, // number of results already summarised
   matchDismissed: false,
+  refused: null, // a card sent though it may not be played: the engine's answer says why
+  turn: null, // the decision asked of the player now: focus and sound follow its changes
   finalTrick: null, // the last trick of the deal just scored ("Last trick" shows it until the next one)
   holding: false, // the deal's final trick is on show: its summary (or the match's end) waits
 };

@@ -1,9 +1,11 @@
 // Region: what covers the table: the friends' waiting room before the game, and the screen of a
 // local game that hides one player's cards while the device passes to the next.
-import { canShare, copyText, escapeHTML, shareLink } from "./common.js";
+import { canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t } from "./i18n.js";
+import { seatControls } from "./seating.js";
 import { $, app, button } from "./table-dom.js";
 import { seatName } from "./table-names.js";
+import { connection } from "./table-send.js";
 import { S, isOver, view } from "./table-state.js";
 import { U } from "./table-ui.js";
 
@@ -23,10 +25,13 @@ export function renderWaiting() {
     .map((s) => {
       const name = s.name || (s.kind === "bot" ? t("seat.bot", { n: s.seat + 1 }) : s.taken ? t("seat.player", { n: s.seat + 1 }) : t("seat.free"));
       const state = s.taken ? (s.connected ? t("seat.connected") : t("seat.disconnected")) : t("seat.free_note");
-      return `<li class="${s.taken ? "taken" : "free"}"><span class="presence ${s.taken && s.connected ? "on" : "off"}"></span> ${escapeHTML(name)}${s.you ? ` (${escapeHTML(t("seat.you"))})` : ""} <span class="muted small">${escapeHTML(state)}</span></li>`;
+      return `<li class="${s.taken ? "taken" : "free"}" data-seat="${s.seat}"><span class="presence ${s.taken && s.connected ? "on" : "off"}"></span> ${escapeHTML(name)}${s.you ? ` (${escapeHTML(t("seat.you"))})` : ""} <span class="muted small">${escapeHTML(state)}</span></li>`;
     })
     .join("");
   const url = new URL(room.url || location.pathname, location.href).href;
+  // a redraw (a `room` message) keeps the focus where the player had it
+  const active = box.contains(document.activeElement) ? document.activeElement : null;
+  const refocus = active ? active.id || active.dataset.action : null;
   box.innerHTML =
     `<h2>${escapeHTML(t(`variant.${room.variant}`))}</h2><p>${escapeHTML(t("room.waiting_players"))}</p><ul class="waiting-seats">${seats}</ul>` +
     `<div class="invite-row"><input type="text" readonly value="${escapeHTML(url)}" aria-label="${escapeHTML(t("invite.link"))}" id="waiting-link"></div>`;
@@ -35,6 +40,12 @@ export function renderWaiting() {
   row.append(button(t("invite.copy"), () => copyText(url), { cls: "btn primary", name: "copy-invite" }));
   if (canShare()) row.append(button(t("invite.share"), () => shareLink(url), { name: "share-invite" }));
   box.append(row);
+  // friends tables: the host seats computer players, a guest picks a free seat (seating.js)
+  for (const s of room.seats || []) {
+    const controls = seatControls(room, s, { conn: connection(), onSend: (sent) => sent || toast(t("net.offline")) });
+    if (controls) box.querySelector(`.waiting-seats li[data-seat="${s.seat}"]`).append(controls);
+  }
+  if (refocus) (document.getElementById(refocus) || box.querySelector(`[data-action="${refocus}"]`))?.focus();
   $("hand").hidden = true;
   $("controls").replaceChildren();
   $("btn-invite").hidden = room.mode !== "friends";

@@ -9,6 +9,8 @@
 //   table-controls.js  turn line and buttons   table-dialogs.js   summaries and sheets
 //   table-waiting.js   waiting room, local pass screen
 //   table-input.js     cards, bar buttons, settings          table-send.js  what is sent
+// and the table's features in their own modules: trump.js (trump on the felt), reasons.js (why
+// a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js.
 import { cardName, denomText } from "./cards.js";
 import { toast } from "./common.js";
 import { has, t } from "./i18n.js";
@@ -18,14 +20,17 @@ import { renderControls } from "./table-controls.js";
 import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
-import { installInput, showHint } from "./table-input.js";
+import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
+import { play as playSound } from "./sound.js";
+import { installInput, showHint, showRefusal } from "./table-input.js";
 import { about, comboText, points, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { clearPending, send, useConnection } from "./table-send.js";
 import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, view } from "./table-state.js";
 import { renderCentre, collectTrick } from "./table-trick.js";
-import { U } from "./table-ui.js";
+import { U, promptKey } from "./table-ui.js";
 import { renderPassScreen, renderWaiting } from "./table-waiting.js";
+import { renderTrumpBadge } from "./trump.js";
 
 // ----------------------------------------------------------------------------- messages
 
@@ -67,8 +72,10 @@ function onMessage(msg) {
         showFatal(msg.code);
         return;
       }
+      if (msg.code === "illegal_action" && U.refused) showRefusal(msg);
       // a code the catalog does not know shows the server's words, never a raw key
-      if (msg.code !== "stale_version") toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : msg.message);
+      else if (msg.code !== "stale_version") toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : msg.message);
+      U.refused = null;
       draw([]);
       break;
     default:
@@ -108,6 +115,7 @@ function render(events) {
   renderWaiting();
   if (!v) {
     renderBanner();
+    decorateKeys();
     return;
   }
   app.dataset.state = "ready";
@@ -125,9 +133,28 @@ function render(events) {
   renderPiles(events);
   renderHand();
   renderControls();
+  renderTrumpBadge($("trump-badge"), v, seatWho);
   renderPassScreen();
   handleEvents(events);
   renderDialogsLive();
+  renderTurn();
+}
+
+/** Keys on every control; on a new decision for the player, the focus and a sound. */
+function renderTurn() {
+  decorateKeys();
+  const v = view();
+  const mine = app.dataset.myTurn === "yes" && v.phase !== "deal_over" && v.phase !== "match_over";
+  const turn = mine ? `${S.version}:${S.shown}:${promptKey()}` : null;
+  if (turn && !U.turn) playSound("turn");
+  U.turn = turn;
+  if (!$("pass-screen").hidden) {
+    // local games: the device passes to the next player first
+    focusTurn(`pass:${S.shown}`);
+    if (document.activeElement !== $("pass-ready") && !document.querySelector("dialog[open]")) $("pass-ready").focus();
+    return;
+  }
+  focusTurn(turn);
 }
 
 // The final trick of a deal stays on the table this long before the deal's summary opens.
@@ -144,8 +171,10 @@ function handleEvents(events) {
     switch (e.type) {
       case "card_played":
         announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }));
+        playSound("card");
         break;
       case "trick_won":
+        playSound("trick");
         if (scored && v.last_trick) {
           // the deal's last trick: keep it on the table and under "Last trick" a moment
           U.finalTrick = v.last_trick;
@@ -175,6 +204,7 @@ function handleEvents(events) {
         toast(t("log.thrown_in"));
         break;
       case "deal_scored":
+        playSound("deal_end");
         if (U.holding) afterHold.push(() => showDealSummary(e.result));
         else showDealSummary(e.result);
         break;
@@ -213,6 +243,8 @@ const conn = new Connection(app.dataset.gameId, {
 });
 useConnection(conn);
 conn.connect();
+installShortcuts();
+decorateKeys();
 
 // for tests and debugging: the server state and the page's own, read-only
 window.atoutTable = {
