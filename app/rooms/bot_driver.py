@@ -9,6 +9,7 @@ path, with the version it saw: a stale answer is dropped and the bot thinks agai
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -110,7 +111,6 @@ class BotDriver:
         task = self.task
         if task is not None and not task.done():
             task.cancel()
-            try:
+            # its outcome no longer matters: the room is closing
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):
-                pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -117,10 +118,8 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         # "Continue" in the controls (the deal summary was closed before it was agreed to).
         # The summary's own Continue may have sent the consent already: the button can vanish
         # before the click, which is fine.
-        try:
+        with contextlib.suppress(PlaywrightTimeout):
             page.click("#controls [data-action=next_deal]:not([disabled])", timeout=2_000)
-        except PlaywrightTimeout:
-            pass
         log.append("continue")
     elif state == "pass":
         page.click("#pass-ready")
