@@ -94,6 +94,8 @@ class GameSeat(Base):
     )
     bot_level: Mapped[str | None] = mapped_column(String(8))
     display_name: Mapped[str | None] = mapped_column(String(24))
+    # the stand-in holds this human seat (RULES.md D-22): "away" (the others agreed) or "left"
+    stand_in: Mapped[str | None] = mapped_column(String(8))
 
 
 class GameDeal(Base):

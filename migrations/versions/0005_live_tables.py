@@ -1,4 +1,4 @@
-"""live tables: the table's settings, the durable decision clock, and table chat
+"""live tables: the table's settings, the durable decision clock, the stand-in, table chat
 
 Revision ID: 0005
 Revises: 0004
@@ -20,6 +20,8 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("settings", sa.JSON(), nullable=True))
         batch.add_column(sa.Column("clock", sa.JSON(), nullable=True))
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("stand_in", sa.String(8), nullable=True))
     op.create_table(
         "chat_messages",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -49,6 +51,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_chat_messages_game_id", table_name="chat_messages")
     op.drop_table("chat_messages")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("stand_in")
     with op.batch_alter_table("games") as batch:
         batch.drop_column("clock")
         batch.drop_column("settings")
