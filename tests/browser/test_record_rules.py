@@ -1,15 +1,17 @@
-"""The bela-2p seven exchange at the table (RULES.md §5.4, §12): offered with the holder's first
-card, made with a button, declined by simply playing, and nothing written for a decline.
+"""RULES.md 1.1 at the table: the bela-2p seven exchange (§5.4, §12) is offered with the
+holder's first card, made with a button, declined by simply playing, and nothing is written
+for a decline; a reserve left at the match's end is shown as discarded (§14, D-8).
 
-The deal is fixed: the game is created through the page, the server stopped, the first deal's
-deck rewritten in the database (its actions removed) and the server started again, which
-replays the stored record; the page then plays on that deck.
+The deals are fixed: the game is created through the page, the server stopped, the game's rows
+rewritten in the database and the server started again, which replays the stored record; the
+page then plays on (or shows) that record.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,3 +135,57 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
     actions = _actions(server, game_id)
     first_bid = next(i for i, a in enumerate(actions) if a["type"] == "bid")
     assert all(a["type"] != "pass" for a in actions[first_bid:])
+
+
+# ----------------------------------------------------------------------------- the reserve
+
+LANGS = ("en", "fr", "bg", "hr", "ro", "ru", "cs")
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+
+
+def _store_record(server: Any, game_id: str, record: dict[str, Any]) -> None:
+    """Make ``record`` (one deal) the game's rows."""
+    (only,) = record["deals"]
+    with _db(server) as db:
+        db.execute(
+            "UPDATE games SET options = ? WHERE id = ?", (json.dumps(record["options"]), game_id)
+        )
+        db.execute(
+            "UPDATE deals SET deck = ?, dealer = ? WHERE game_id = ? AND number = 0",
+            (json.dumps(only["deck"]), only["dealer"], game_id),
+        )
+        db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+        for seq, action in enumerate(only["actions"]):
+            body = {k: v for k, v in action.items() if k != "seat"}
+            db.execute(
+                "INSERT INTO actions (game_id, seq, deal_number, seat, action) VALUES (?, ?, 0, ?, ?)",
+                (game_id, seq, action["seat"], json.dumps(body)),
+            )
+
+
+def test_a_reserve_left_at_the_end_is_shown_as_discarded(server, chromium) -> None:
+    # worked example C9: a litige leaves 71 points in the reserve; as a one-deal match, it ends
+    record = json.loads((EXAMPLES / "C9.json").read_text())
+    record["options"] = {"target": "one_deal"}
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    game_id = page.url.rstrip("/").split("/")[-1]
+    server.stop()
+    _store_record(server, game_id, record)
+    server.start()
+    for lang in LANGS:
+        context.add_cookies([{"name": "atout_lang", "value": lang, "url": server.base_url}])
+        page.reload()
+        wait_ready(page)
+        assert wait_state(page) == "match"
+        view = _view(page)
+        assert view["phase"] == "match_over" and view["reserve"] == 0
+        assert view["reserve_discarded"] == 71
+        line = page.locator("#match-summary .reserve-discarded")
+        catalog = json.loads(page.locator("#i18n").text_content())
+        word = catalog["term.litige.classic"]
+        expected = catalog["score.reserve_discarded"].replace("{word}", word).replace("{n}", "71")
+        assert line.inner_text() == expected, lang
