@@ -258,11 +258,6 @@ class ExchangedEvent(_Out):
     took: StrictStr
 
 
-class ExchangeDeclinedEvent(_Out):
-    type: Literal["exchange_declined"]
-    seat: SeatNo
-
-
 class TalonsPickedUpEvent(_Out):
     type: Literal["talons_picked_up"]
 
@@ -334,6 +329,7 @@ class MatchOverEvent(_Out):
     winner: StrictInt | None
     scores: list[StrictInt] | None = None
     reason: StrictStr | None = None
+    reserve_discarded: StrictInt | None = None  # a reserve left at the end (RULES.md D-8)
 
 
 GameEvent = Annotated[
@@ -345,7 +341,6 @@ GameEvent = Annotated[
     | ContractEvent
     | UpcardTakenEvent
     | ExchangedEvent
-    | ExchangeDeclinedEvent
     | TalonsPickedUpEvent
     | DiscardedEvent
     | DiscardEvent
