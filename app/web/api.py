@@ -6,6 +6,7 @@ Errors are ``{"error": {"code", "message"}}`` with a 4xx status (``ApiError``). 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -171,6 +172,19 @@ async def record(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> dict[s
     except CommandError as exc:
         raise _from_command(exc) from None
     return result
+
+
+@router.get("/schema")
+async def protocol_schema() -> JSONResponse:
+    """The WebSocket protocol's JSON Schema, both directions (the files of docs/schema/)."""
+    return JSONResponse(_schema_documents())
+
+
+@cache
+def _schema_documents() -> dict[str, Any]:
+    from app.web.schema import schemas
+
+    return schemas()
 
 
 @router.get("/stats", include_in_schema=False)
