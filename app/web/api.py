@@ -31,6 +31,19 @@ STATUS_OF = {
 }
 
 
+# A body field refused by its model → the error code of that field (docs/protocol.md,
+# "CreateGame"); any other malformed request is ``invalid_request``.
+FIELD_ERRORS = {
+    "variant": "invalid_options",
+    "players": "invalid_options",
+    "options": "invalid_options",
+    "mode": "invalid_mode",
+    "seats": "invalid_seats",
+    "level": "invalid_seats",
+    "name": "invalid_name",
+}
+
+
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
@@ -214,10 +227,9 @@ def install(app: FastAPI) -> None:
             return await request_validation_exception_handler(request, exc)
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        code = "invalid_options" if "options" in where else "invalid_request"
-        if "name" in where:
-            code = "invalid_name"
+        loc = tuple(first.get("loc", ()))[1:]
+        where = ".".join(str(p) for p in loc) or "body"
+        code = FIELD_ERRORS.get(str(loc[0]), "invalid_request") if loc else "invalid_request"
         message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
         return JSONResponse(
             {"error": {"code": code, "message": f"{where}: {message}"[:300]}}, status_code=422
