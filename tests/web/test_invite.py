@@ -82,6 +82,7 @@ async def test_create_game_gives_seat_zero_and_an_invite_url(module_server):
         ({"variant": "classic", "players": 3}, "invalid_options"),
         ({"variant": "bulgarian", "options": {"undertrump_required": True}}, "invalid_options"),
         ({"variant": "bela", "players": 5}, "invalid_options"),
+        ({"variant": "classic", "options": {"allow_sa_ta": True}}, "invalid_options"),
         ({"variant": "bela", "players": 1}, "invalid_options"),
         ({"variant": 7}, "invalid_options"),
         ({"variant": "classic", "options": {"target": [1]}}, "invalid_options"),
