@@ -430,7 +430,7 @@ class SpectatorView(_Out):
     last_trick: TrickModel | None = Field(description="the last completed trick")
     tricks: list[TrickModel] = Field(description="every completed trick of the deal")
     tricks_played: Count
-    tricks_won: list[Count] = Field(description="per side: tricks won this deal")
+    tricks_won: list[Count] = Field(description="per seat: tricks won this deal")
     trick_points: list[Count] = Field(description="per side: card points won in tricks")
     declarations: list[list[PublicCombo]] = Field(
         description="per seat: the combinations it declared (kind and strength only)"

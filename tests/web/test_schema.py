@@ -188,3 +188,19 @@ def test_the_client_schema_accepts_exactly_what_the_server_parses(frame: str) ->
 def test_every_client_message_is_in_the_schema(frame: dict[str, Any]) -> None:
     assert validator("client_to_server").is_valid(frame)
     parse_incoming(orjson.dumps(frame).decode())
+
+
+def test_the_protocol_doc_names_every_view_field_event_and_code() -> None:
+    """docs/protocol.md documents each view field and each event type of the schema, and
+    each error code the parser answers with."""
+    from app.rooms.messages import VIEW_MODELS, event_types
+
+    doc = (SCHEMA_DIR.parent / "protocol.md").read_text(encoding="utf-8")
+    fields = {name for model in VIEW_MODELS for name in model.model_fields}
+    missing = sorted(f for f in fields if f"| `{f}` |" not in doc and f"`{f}`:" not in doc)
+    assert not missing, f"view fields not described in docs/protocol.md: {missing}"
+    events = sorted(e for e in event_types() if f"| `{e}` |" not in doc)
+    assert not events, f"event types not described in docs/protocol.md: {events}"
+    for code in ("bad_json", "unknown_type", "bad_message", "invalid_action", "illegal_action"):
+        assert f"| `{code}` |" in doc, code
+    assert "/api/schema" in doc and "docs/schema/" in doc
