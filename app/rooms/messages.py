@@ -765,12 +765,37 @@ class ReasonModel(BaseModel):
     code: StrictStr
 
 
+# Every code an ``error`` may carry (docs/protocol.md, "error"); a new code is added here.
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "invalid_action",
+    "illegal_action",
+    "not_your_seat",
+    "not_your_turn",
+    "stale_version",
+    "paused",
+    "spectator",
+    "game_over",
+    "not_host",
+    "not_allowed",
+    "frame_too_large",
+    "rate_limited",
+    "no_identity",
+    "not_found",
+    "table_full",
+    "busy",
+    "server_error",
+]
+
+
 @outgoing
 class ErrorOut(_Out):
     """A refusal; nothing changed. ``id`` is the refused frame's, when it had one."""
 
     type: Literal["error"]
-    code: StrictStr
+    code: ErrorCode
     message: StrictStr
     id: StrictStr | None
     reason: ReasonModel | None = None
