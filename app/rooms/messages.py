@@ -6,13 +6,15 @@ Two faces of the same set:
   ``pong``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
   literal. The publisher makes many of them per move (``atout bench publish``), so no model
   object is built on the hot path. ``dumps`` turns one into the compact JSON text sent.
-* **Models** (``ServerMessage``: one pydantic model per ``type``, and one per engine event
-  ``type`` inside ``update.events``) describe and validate what the builders make. They are what
-  the protocol's JSON Schema is generated from; ``validate_outgoing`` checks a sent text against
-  them (the tests run it on every message of whole games).
+* **Models** (one pydantic model per ``type``, registered with ``@outgoing``, and one per
+  engine event ``type`` inside ``update.events``, registered with ``@event``) describe and
+  validate what the builders make. They are what the protocol's JSON Schema is generated from
+  (app/web/schema.py, docs/schema/); ``validate_outgoing`` checks a sent text against them.
+  tests/rooms/test_messages.py checks that each builder's TypedDict has its model's fields.
 
 Views (``view``, ``views``) are the engine's ``seat_view``/``spectator_view`` dicts
-(docs/engine.md); here they are open objects.
+(docs/engine.md), modelled per variant and role (``SpectatorView``, ``BelaSeatView``, ...);
+an update's view is a ``ViewDelta``: any of their fields, only those that changed.
 """
 
 from __future__ import annotations
@@ -823,11 +825,12 @@ class StateOut(_Out):
     room: RoomModel
 
 
+# ``events`` (a list of the registered events) is added when the union is built:
+# ``_with_events``.
 @outgoing
 class UpdateOut(_Out):
     """One change of the game: ``version`` grows by one; ``events`` are the engine events this
-    recipient may see; ``view`` (``views``: per seat held) holds the fields that changed.
-    (``events``, the registered events, is added when the union is built: ``_with_events``.)"""
+    recipient may see; ``view`` (``views``: per seat held) holds the fields that changed."""
 
     type: Literal["update"]
     version: Annotated[StrictInt, Field(ge=1)]

@@ -200,6 +200,7 @@ def _frame_id(data: Any) -> str | None:
 
 
 _FIELD_RE = re.compile(r"^[a-z_]+$")
+_TYPE_NAMES = {"int", "str", "bool", "float", "none", "list", "dict"}  # union members
 
 
 def _where(loc: tuple[Any, ...], in_action: bool) -> str:
@@ -208,7 +209,11 @@ def _where(loc: tuple[Any, ...], in_action: bool) -> str:
     path = list(loc[1:])  # loc[0] is the message's tag
     if in_action and len(path) >= 2:
         del path[1]  # the action's tag
-    kept = [str(p) for p in path if isinstance(p, int) or _FIELD_RE.match(str(p))]
+    kept = [
+        str(p)
+        for p in path
+        if isinstance(p, int) or (_FIELD_RE.match(str(p)) and str(p) not in _TYPE_NAMES)
+    ]
     return ".".join(kept) or "message"
 
 
