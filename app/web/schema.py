@@ -20,9 +20,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.rooms.messages import outgoing_adapter
-from app.web.messages import incoming_adapter
-
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "docs" / "schema"
 FILES = {"server_to_client": "server-to-client.json", "client_to_server": "client-to-server.json"}
@@ -65,6 +62,10 @@ def _tagged(node: Any) -> Any:
 
 def schemas() -> dict[str, dict[str, Any]]:
     """Both documents, keyed ``server_to_client`` and ``client_to_server``."""
+    # imported here: ``atout`` registers this module's command without building the models
+    from app.rooms.messages import outgoing_adapter
+    from app.web.messages import incoming_adapter
+
     return {
         "server_to_client": _document(
             outgoing_adapter().json_schema(),
