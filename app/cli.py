@@ -11,6 +11,7 @@ must define ``register(subparsers)`` and may add several subcommands:
 - ``app.bots.cli``    ``atout arena ...`` (bot levels against each other)
 - ``app.bench``       the developer tools under ``atout bench`` (``engine``, ``load``,
   ``publish``, ``tune``)
+- ``app.web.schema``  ``atout schema`` (the protocol's JSON Schema, docs/schema)
 
 The dependency goes one way: this module imports the plugins, no product package imports it.
 
@@ -40,6 +41,7 @@ PLUGIN_MODULES: tuple[str, ...] = (
     "app.engine.cli",
     "app.bots.cli",
     "app.bench",
+    "app.web.schema",
 )
 
 

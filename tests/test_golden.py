@@ -5,7 +5,8 @@ Random matches are played through the engine (the same seeds, the same choices a
 a commit, with listeners holding each seat, all seats (one device) and none (a spectator). For
 each version the test hashes every text a listener receives, the views of every seat and of a
 spectator, and the events; at the end of each match, the record. The hashes are compared with
-``tests/data/golden/messages.json``.
+``tests/data/golden/messages.json``. Every text is also validated against the protocol's
+published JSON Schema (tests/schema.py).
 
 A refactoring must leave this test passing with the data unchanged. The data is regenerated
 (``python -m tests.test_golden --write``) only for a deliberate change of what is sent, and the
@@ -28,6 +29,7 @@ import pytest
 from app.engine import Phase, State, apply, legal_actions, new_match, seat_view, spectator_view
 from app.engine.game import start_deal
 from app.engine.record import dump
+from tests.schema import check_sent
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "messages.json"
 
@@ -144,6 +146,8 @@ def compute(name: str) -> dict[str, Any]:
                 assert listener.closed is None, listener.closed
                 parts.append(str(listener.seats).encode())
                 parts.extend(text.encode() for text in listener.texts[start:])
+                for text in listener.texts[start:]:
+                    check_sent(text)  # every frame is in the published schema
             versions.append(_digest(parts))
         out[str(seed)] = {"versions": versions, "records": records}
     return out
@@ -209,6 +213,8 @@ async def _room_script(
         for listener in listeners:
             parts.append(f"{listener.identity_id}:{listener.seats}".encode())
             parts.extend(t.encode() for t in listener.texts)
+            for text in listener.texts:
+                check_sent(text)  # every frame is in the published schema
             listener.texts.clear()
         digests.append(_digest(parts))
 

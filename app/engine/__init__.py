@@ -32,7 +32,7 @@ from .game import (
     start_deal,
 )
 from .state import Contract, DealResult, Event, Phase, State
-from .variants import VARIANTS, get_rules
+from .variants import VARIANTS, get_rules, stored_options
 from .views import seat_view, spectator_view
 
 __all__ = [
@@ -65,5 +65,6 @@ __all__ = [
     "result_json",
     "seat_view",
     "spectator_view",
+    "stored_options",
     "start_deal",
 ]

@@ -18,6 +18,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from app.engine import stored_options
 from app.engine.record import FORMAT
 from app.persistence.models import Game, GameAction, GameDeal, GameSeat, Identity, utcnow
 
@@ -104,7 +105,7 @@ def build_record(
         "format": FORMAT,
         "variant": game.variant,
         "players": game.players,
-        "options": dict(game.options),
+        "options": stored_options(game.variant, game.options),
         "first_dealer": deals[0].dealer,
         "deals": [
             {"dealer": d.dealer, "deck": list(d.deck), "actions": by_deal[d.number]} for d in deals

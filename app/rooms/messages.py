@@ -6,21 +6,35 @@ Two faces of the same set:
   ``pong``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
   literal. The publisher makes many of them per move (``atout bench publish``), so no model
   object is built on the hot path. ``dumps`` turns one into the compact JSON text sent.
-* **Models** (``ServerMessage``: one pydantic model per ``type``, and one per engine event
-  ``type`` inside ``update.events``) describe and validate what the builders make. They are what
-  the protocol's JSON Schema is generated from; ``validate_outgoing`` checks a sent text against
-  them (the tests run it on every message of whole games).
+* **Models** (one pydantic model per ``type``, registered with ``@outgoing``, and one per
+  engine event ``type`` inside ``update.events``, registered with ``@event``) describe and
+  validate what the builders make. They are what the protocol's JSON Schema is generated from
+  (app/web/schema.py, docs/schema/); ``validate_outgoing`` checks a sent text against them.
+  tests/rooms/test_messages.py checks that each builder's TypedDict has its model's fields.
 
 Views (``view``, ``views``) are the engine's ``seat_view``/``spectator_view`` dicts
-(docs/engine.md); here they are open objects.
+(docs/engine.md), modelled per variant and role (``SpectatorView``, ``BelaSeatView``, ...);
+an update's view is a ``ViewDelta``: any of their fields, only those that changed.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from functools import cache
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, TypeVar, Union
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    create_model,
+)
+
+from app.rooms.actions import BidValue, Card, Denom, EngineAction, Rank, Suit
 
 # ----------------------------------------------------------------- shapes (TypedDict)
 
@@ -196,6 +210,10 @@ def iso_time(value: Any) -> str | None:
 
 
 # ----------------------------------------------------------------- models (validation, schema)
+#
+# Adding a message is one change here: its model, registered with ``@outgoing`` (a top-level
+# message) or ``@event`` (an engine event inside ``update.events``), plus its builder above.
+# The unions, ``validate_outgoing`` and the published schema (app/web/schema.py) follow.
 
 
 class _Out(BaseModel):
@@ -203,158 +221,487 @@ class _Out(BaseModel):
 
 
 SeatNo = Annotated[StrictInt, Field(ge=0, le=3)]
+Side = Annotated[StrictInt, Field(ge=0, le=3)]
+Count = Annotated[StrictInt, Field(ge=0)]
 Obj = dict[str, Any]
+Variant = Literal["classic", "coinche", "bulgarian", "bela", "duel"]
+OptionValue = StrictBool | StrictInt | StrictStr
+Options = dict[str, OptionValue]
+
+_OUTGOING: list[type[BaseModel]] = []
+_EVENTS: list[type[BaseModel]] = []
+M = TypeVar("M", bound=type[BaseModel])
+
+
+@cache
+def _outgoing() -> TypeAdapter[Any]:
+    models = [_with_events(m) if _tag(m) == "update" else m for m in _OUTGOING]
+    union: Any = Annotated[Union[tuple(models)], Field(discriminator="type")]  # noqa: UP007
+    return TypeAdapter(union)
+
+
+def _event_union() -> Any:
+    return Annotated[Union[tuple(_EVENTS)], Field(discriminator="type")]  # noqa: UP007
+
+
+def outgoing(model: M) -> M:
+    """Register ``model`` as one of the server → client messages (its ``type`` is its tag)."""
+    _OUTGOING.append(model)
+    _outgoing.cache_clear()
+    return model
+
+
+def event(model: M) -> M:
+    """Register ``model`` as one of the engine events an ``update`` carries."""
+    _EVENTS.append(model)
+    _outgoing.cache_clear()
+    return model
+
+
+def _tag(model: type[BaseModel]) -> str:
+    tag: str = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    return tag
+
+
+def outgoing_types() -> tuple[str, ...]:
+    return tuple(_tag(m) for m in _OUTGOING)
+
+
+def event_types() -> tuple[str, ...]:
+    return tuple(_tag(m) for m in _EVENTS)
+
+
+# --- parts of views and events
+
+
+class ContractModel(_Out):
+    """The contract: its denomination (a suit, ``NT`` no trumps, ``AT`` all trumps), the seat
+    that took it, 1/2/4 for undoubled/doubled/redoubled, and coinche's value."""
+
+    denom: Denom
+    taker: SeatNo
+    multiplier: Literal[1, 2, 4]
+    value: BidValue | None = None
+
+
+class BidEntry(_Out):
+    """One bid of the auction: the seat and its action (RULES.md §12)."""
+
+    seat: SeatNo
+    type: Literal["pass", "bid", "double", "redouble"]
+    contract: Denom | None = None
+    value: BidValue | None = None
+
+
+class SeatCard(_Out):
+    seat: SeatNo
+    card: Card
+
+
+class TrickModel(_Out):
+    """A completed trick: who led, the cards in order, who won it and its card points."""
+
+    leader: SeatNo
+    plays: list[SeatCard]
+    winner: SeatNo
+    points: Count
+
+
+class PublicSequence(_Out):
+    """A declared sequence as everyone learns it: its length, top rank and points."""
+
+    kind: Literal["sequence"]
+    length: Annotated[StrictInt, Field(ge=3, le=8)]
+    top: Rank
+    points: Count
+
+
+class PublicCarre(_Out):
+    """A declared carre (four of a rank) as everyone learns it."""
+
+    kind: Literal["carre"]
+    rank: Rank
+    points: Count
+
+
+PublicCombo = Annotated[PublicSequence | PublicCarre, Field(discriminator="kind")]
+
+
+class ScoredSequence(_Out):
+    """A sequence counted in a deal's result, with its suit and cards."""
+
+    kind: Literal["sequence"]
+    length: Annotated[StrictInt, Field(ge=3, le=8)]
+    top: Rank
+    suit: Suit
+    points: Count
+    cards: list[Card]
+
+
+class ScoredCarre(_Out):
+    kind: Literal["carre"]
+    rank: Rank
+    points: Count
+    cards: list[Card]
+
+
+ScoredCombo = Annotated[ScoredSequence | ScoredCarre, Field(discriminator="kind")]
+
+
+class ShownDeclaration(_Out):
+    """A seat's declared cards shown to everyone once trick 1 is over (RULES.md §1.2)."""
+
+    seat: SeatNo
+    combos: list[list[Card]]
+
+
+class BeloteEntry(_Out):
+    """A belote announced: ``belote`` names its suit (the first card of the pair played),
+    ``rebelote`` completes it."""
+
+    seat: SeatNo
+    stage: Literal["belote", "rebelote"]
+    suit: Suit | None = None
+
+
+class DealResultModel(_Out):
+    """One deal's line of the score sheet (the engine's ``result_json``). A deal thrown in has
+    only ``number``, ``dealer``, ``thrown_in`` and ``totals_after`` (and ``winner_side`` with
+    ``eight_card_belot`` when an eight-card belot ended the match); a played deal has the rest.
+    Lists are per side unless named per seat."""
+
+    number: Count
+    dealer: SeatNo
+    thrown_in: StrictBool
+    totals_after: list[StrictInt]
+    eight_card_belot: StrictBool | None = None
+    contract: ContractModel | None = None
+    taker_side: Side | None = None
+    outcome: Literal["made", "failed", "litige", "hanging"] | None = None
+    card_points: list[StrictInt] | None = None
+    tricks_won: list[Count] | None = None
+    last_trick_side: Side | None = None
+    capot_side: Side | None = None
+    declarations: list[list[ScoredCombo]] | None = Field(
+        default=None, description="per seat: the combinations counted, with their cards"
+    )
+    declaration_points: list[StrictInt] | None = None
+    belote_points: list[StrictInt] | None = None
+    belote_seats: list[SeatNo] | None = None
+    totals: list[StrictInt] | None = None
+    recorded: list[StrictInt] | None = None
+    reserve_paid: StrictInt | None = None
+    reserve_paid_to: Side | None = None
+    reserve: StrictInt | None = None
+    rounding: Obj | None = Field(
+        default=None, description="how the totals were rounded, when they were (kind, figures)"
+    )
+    winner_side: Side | None = None
+
+
+class PileModel(_Out):
+    """Duel: one of a seat's eight table piles: its face-up card (null once played) and
+    whether a face-down card lies under it."""
+
+    up: Card | None
+    down: StrictBool
+
+
+# --- views (the engine's seat_view / spectator_view, docs/engine.md)
+
+
+class SpectatorView(_Out):
+    """What everyone at the table sees (RULES.md §13), in classic, coinche and bulgarian."""
+
+    variant: Literal["classic", "coinche", "bulgarian"]
+    players: Annotated[StrictInt, Field(ge=2, le=4)]
+    options: Options = Field(description="the match's options (RULES.md §11), defaults filled")
+    sides: list[Side] = Field(description="per seat: its side (team, or the seat itself)")
+    target: Count | None = Field(description="the score that ends the match (duel: null)")
+    phase: Literal["bidding", "exchange", "discard", "play", "deal_over", "match_over"]
+    deal_number: StrictInt = Field(description="the deal in progress or just scored, from 0")
+    dealer: SeatNo
+    to_act: SeatNo | None = Field(description="the seat to act, null when nobody is")
+    hand_counts: list[Count] = Field(description="per seat: how many cards it holds")
+    bids: list[BidEntry] = Field(description="the auction of this deal so far, in order")
+    contract: ContractModel | None
+    upcard: Card | None = Field(description="the face-up card of the auction, if any")
+    taken: SeatCard | None = Field(description="the face-up card a seat took into its hand")
+    trick: list[SeatCard] = Field(description="the trick being played, in order")
+    leader: SeatNo = Field(description="the seat that leads (or led) the current trick")
+    last_trick: TrickModel | None = Field(description="the last completed trick")
+    tricks: list[TrickModel] = Field(description="every completed trick of the deal")
+    tricks_played: Count
+    tricks_won: list[Count] = Field(description="per seat: tricks won this deal")
+    trick_points: list[Count] = Field(description="per side: card points won in tricks")
+    declarations: list[list[PublicCombo]] = Field(
+        description="per seat: the combinations it declared (kind and strength only)"
+    )
+    shown_declarations: list[ShownDeclaration]
+    belote: list[BeloteEntry]
+    scores: list[StrictInt] = Field(description="per side: the match score")
+    reserve: StrictInt = Field(description="points hanging, carried to the next deal")
+    reserve_discarded: StrictInt | None = Field(
+        description="once the match is over: the reserve still waiting, discarded (D-8)"
+    )
+    results: list[DealResultModel] = Field(description="the score sheet: one line per deal")
+    winner: Side | None = Field(description="the side that won the match, once it is over")
+
+
+class _BelaFields(_Out):
+    talon_counts: list[Count] = Field(description="per seat: cards left in its talon")
+    middle_count: Count = Field(description="bela for three: cards in the middle")
+    discarded: Count = Field(description="bela for three: cards the taker put away")
+    exchanged: SeatNo | None = Field(description="bela for two: the seat that took the seven")
+
+
+class _DuelFields(_Out):
+    piles: list[list[PileModel]] = Field(description="per seat: its eight table piles")
+
+
+class _SeatFields(_Out):
+    seat: SeatNo = Field(description="the seat this view is for")
+    hand: list[Card] = Field(description="the cards this seat holds")
+    legal: list[EngineAction] = Field(
+        description="what this seat may do now (empty when it is not to act): send one as is"
+    )
+    discard: list[Card] | None = Field(description="bela for three: the taker's own discards")
+
+
+class BelaSpectatorView(SpectatorView, _BelaFields):
+    variant: Literal["bela"]  # type: ignore[assignment]
+
+
+class DuelSpectatorView(SpectatorView, _DuelFields):
+    variant: Literal["duel"]  # type: ignore[assignment]
+
+
+class SeatView(SpectatorView, _SeatFields):
+    """A seat's view: the common one plus its hand and its legal actions."""
+
+
+class BelaSeatView(BelaSpectatorView, _SeatFields):
+    pass
+
+
+class DuelSeatView(DuelSpectatorView, _SeatFields):
+    pass
+
+
+AnySpectatorView = Annotated[
+    SpectatorView | BelaSpectatorView | DuelSpectatorView, Field(discriminator="variant")
+]
+AnySeatView = Annotated[SeatView | BelaSeatView | DuelSeatView, Field(discriminator="variant")]
+VIEW_MODELS: tuple[type[BaseModel], ...] = (
+    SpectatorView,
+    BelaSpectatorView,
+    DuelSpectatorView,
+    SeatView,
+    BelaSeatView,
+    DuelSeatView,
+)
+
+
+def _delta_fields() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for model in VIEW_MODELS:
+        for name, info in model.model_fields.items():
+            if name not in fields:
+                annotation = info.annotation
+                if name == "variant":
+                    annotation = Variant
+                fields[name] = (
+                    annotation,
+                    Field(default=None, description=info.description),
+                )
+    return fields
+
+
+def _no_defaults(schema: dict[str, Any]) -> None:
+    for prop in schema.get("properties", {}).values():
+        prop.pop("default", None)
+
+
+ViewDelta = create_model(
+    "ViewDelta",
+    __config__=ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        json_schema_extra=_no_defaults,
+        title="ViewDelta",
+    ),
+    __doc__="An update's view: only the fields of the recipient's view that changed since the "
+    "previous version (any field of a seat or spectator view). Merge it into the view held.",
+    **_delta_fields(),
+)
 
 
 # --- engine events (``update.events``; RULES.md §12 names the actions they follow)
 
 
+@event
 class DealStartedEvent(_Out):
     type: Literal["deal_started"]
-    number: StrictInt
+    number: Count
     dealer: SeatNo
 
 
+@event
 class HandEvent(_Out):
     """To its seat only: the cards it holds now."""
 
     type: Literal["hand"]
-    cards: list[StrictStr]
+    cards: list[Card]
 
 
+@event
 class TurnUpEvent(_Out):
+    """Classic in turn_up bidding: the turned card."""
+
     type: Literal["turn_up"]
-    card: StrictStr
+    card: Card
 
 
+@event
 class ProposalEvent(_Out):
+    """Bela for two, duel: the proposed trump card."""
+
     type: Literal["proposal"]
-    card: StrictStr
+    card: Card
 
 
+@event
 class BidEvent(_Out):
     type: Literal["bid"]
     seat: SeatNo
     bid: Literal["pass", "bid", "double", "redouble"]
-    contract: StrictStr | None = None
-    value: StrictInt | Literal["capot"] | None = None
+    contract: Denom | None = None
+    value: BidValue | None = None
 
 
+@event
 class ContractEvent(_Out):
     type: Literal["contract"]
-    contract: Obj
+    contract: ContractModel
 
 
+@event
 class UpcardTakenEvent(_Out):
     type: Literal["upcard_taken"]
     seat: SeatNo
-    card: StrictStr
+    card: Card
 
 
+@event
 class ExchangedEvent(_Out):
+    """Bela for two: ``seat`` gave the seven ``card`` and took ``took``."""
+
     type: Literal["exchanged"]
     seat: SeatNo
-    card: StrictStr
-    took: StrictStr
+    card: Card
+    took: Card
 
 
+@event
 class TalonsPickedUpEvent(_Out):
+    """Bela: every seat picked up its talon."""
+
     type: Literal["talons_picked_up"]
 
 
+@event
 class DiscardedEvent(_Out):
     type: Literal["discarded"]
     seat: SeatNo
-    count: StrictInt
+    count: Count
 
 
+@event
 class DiscardEvent(_Out):
     """To the discarding seat only: the two cards it put away."""
 
     type: Literal["discard"]
-    cards: list[StrictStr]
+    cards: list[Card]
 
 
+@event
 class DeclaredEvent(_Out):
+    """A seat declared combinations (kind and strength only)."""
+
     type: Literal["declared"]
     seat: SeatNo
-    combos: list[Obj]
+    combos: list[PublicCombo]
 
 
+@event
 class DeclarationsShownEvent(_Out):
+    """After trick 1: the side whose declarations count (null: none) and their cards."""
+
     type: Literal["declarations_shown"]
-    side: StrictInt | None
-    shown: list[Obj]
+    side: Side | None
+    shown: list[ShownDeclaration]
 
 
+@event
 class BeloteEvent(_Out):
     type: Literal["belote"]
     seat: SeatNo
     stage: Literal["belote", "rebelote"]
-    suit: Literal["C", "D", "H", "S"]
+    suit: Suit
 
 
+@event
 class CardPlayedEvent(_Out):
     type: Literal["card_played"]
     seat: SeatNo
-    card: StrictStr
+    card: Card
 
 
+@event
 class TrickWonEvent(_Out):
+    """``number`` counts the deal's tricks from 1; ``points`` are the trick's card points."""
+
     type: Literal["trick_won"]
     seat: SeatNo
-    points: StrictInt
-    number: StrictInt
+    points: Count
+    number: Count
 
 
+@event
 class RevealedEvent(_Out):
+    """Duel: the face-down card of a pile turned up."""
+
     type: Literal["revealed"]
     seat: SeatNo
-    pile: StrictInt
-    card: StrictStr
+    pile: Annotated[StrictInt, Field(ge=0, le=7)]
+    card: Card
 
 
+@event
 class DealScoredEvent(_Out):
     type: Literal["deal_scored"]
-    result: Obj
+    result: DealResultModel
 
 
+@event
 class DealThrownInEvent(_Out):
+    """Everybody passed: no score, the next dealer deals."""
+
     type: Literal["deal_thrown_in"]
     dealer: SeatNo
 
 
+@event
 class MatchOverEvent(_Out):
+    """The match is over: ``winner`` is the winning side; ``scores``, or ``reason``
+    (``eight_card_belot``)."""
+
     type: Literal["match_over"]
-    winner: StrictInt | None
+    winner: Side | None
     scores: list[StrictInt] | None = None
-    reason: StrictStr | None = None
+    reason: Literal["eight_card_belot"] | None = None
     reserve_discarded: StrictInt | None = None  # a reserve left at the end (RULES.md D-8)
-
-
-GameEvent = Annotated[
-    DealStartedEvent
-    | HandEvent
-    | TurnUpEvent
-    | ProposalEvent
-    | BidEvent
-    | ContractEvent
-    | UpcardTakenEvent
-    | ExchangedEvent
-    | TalonsPickedUpEvent
-    | DiscardedEvent
-    | DiscardEvent
-    | DeclaredEvent
-    | DeclarationsShownEvent
-    | BeloteEvent
-    | CardPlayedEvent
-    | TrickWonEvent
-    | RevealedEvent
-    | DealScoredEvent
-    | DealThrownInEvent
-    | MatchOverEvent,
-    Field(discriminator="type"),
-]
 
 
 # --- the room
@@ -390,9 +737,9 @@ class RematchInfoModel(_Out):
 class RoomModel(_Out):
     game_id: StrictStr
     mode: Literal["friends", "computer", "local"]
-    variant: StrictStr
+    variant: Variant
     players: Annotated[StrictInt, Field(ge=2, le=4)]
-    options: Obj
+    options: Options
     status: Literal["waiting", "playing", "finished"]
     url: StrictStr
     host: StrictBool
@@ -410,74 +757,132 @@ class RoomModel(_Out):
 # --- the messages
 
 
-class ErrorOut(_Out):
-    type: Literal["error"]
+class ReasonModel(BaseModel):
+    """An ``illegal_action``'s rule as data: its ``code`` (docs/engine.md, "Why a card is
+    refused") and the code's own fields."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
     code: StrictStr
+
+
+# Every code an ``error`` may carry (docs/protocol.md, "error"); a new code is added here.
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "invalid_action",
+    "illegal_action",
+    "not_your_seat",
+    "not_your_turn",
+    "stale_version",
+    "paused",
+    "spectator",
+    "game_over",
+    "not_host",
+    "not_allowed",
+    "frame_too_large",
+    "rate_limited",
+    "no_identity",
+    "not_found",
+    "table_full",
+    "busy",
+    "server_error",
+]
+
+
+@outgoing
+class ErrorOut(_Out):
+    """A refusal; nothing changed. ``id`` is the refused frame's, when it had one."""
+
+    type: Literal["error"]
+    code: ErrorCode
     message: StrictStr
     id: StrictStr | None
-    reason: Obj | None = None
+    reason: ReasonModel | None = None
 
 
+@outgoing
 class AckOut(_Out):
     type: Literal["ack"]
     id: StrictStr
     version: Annotated[StrictInt, Field(ge=0)]
 
 
+@outgoing
 class StateOut(_Out):
+    """The whole picture: on connect, on a resume that cannot be served by updates, after a
+    stale action. ``view`` is null while the table waits; ``views`` holds one seat view per
+    seat held when the socket holds several (``local`` games), else it is empty."""
+
     type: Literal["state"]
     version: Annotated[StrictInt, Field(ge=0)]
     role: Literal["seat", "spectator"]
     seats_you_hold: list[SeatNo]
-    view: Obj | None
-    views: dict[str, Obj]
+    view: AnySeatView | AnySpectatorView | None
+    views: dict[str, AnySeatView]
     room: RoomModel
 
 
+# ``events`` (a list of the registered events) is added when the union is built:
+# ``_with_events``.
+@outgoing
 class UpdateOut(_Out):
+    """One change of the game: ``version`` grows by one; ``events`` are the engine events this
+    recipient may see; ``view`` (``views``: per seat held) holds the fields that changed."""
+
     type: Literal["update"]
     version: Annotated[StrictInt, Field(ge=1)]
-    events: list[GameEvent]
-    view: Obj
-    views: dict[str, Obj] | None = None
+    view: ViewDelta  # type: ignore[valid-type]
+    views: dict[str, ViewDelta] | None = None  # type: ignore[valid-type]
 
 
+@outgoing
 class RoomOut(_Out):
     type: Literal["room"]
     room: RoomModel
 
 
+@outgoing
 class RematchOut(_Out):
     type: Literal["rematch"]
     game_id: StrictStr
     url: StrictStr
 
 
+@outgoing
 class HintOut(_Out):
     type: Literal["hint"]
     id: StrictStr
-    action: Obj
+    action: EngineAction
 
 
+@outgoing
 class PongOut(_Out):
     type: Literal["pong"]
 
 
-ServerMessage = Annotated[
-    StateOut | UpdateOut | AckOut | ErrorOut | RoomOut | RematchOut | HintOut | PongOut,
-    Field(discriminator="type"),
-]
-OUTGOING_TYPES = ("state", "update", "ack", "error", "room", "rematch", "hint", "pong")
-_outgoing: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+def _with_events(model: type[BaseModel]) -> type[BaseModel]:
+    """``update`` with its ``events``: a list of the events registered so far."""
+    return create_model(
+        "UpdateOut",
+        __base__=model,
+        __doc__=model.__doc__,
+        events=(list[_event_union()], ...),  # type: ignore[misc,arg-type]
+    )
 
 
 def validate_outgoing(text: str | bytes) -> BaseModel:
     """The model of a sent text; raises ``pydantic.ValidationError`` if it is not one."""
-    model: BaseModel = _outgoing.validate_json(text)
+    model: BaseModel = _outgoing().validate_json(text)
     return model
+
+
+def outgoing_adapter() -> TypeAdapter[Any]:
+    """The discriminated union of every registered message (validation, JSON Schema)."""
+    return _outgoing()
 
 
 def outgoing_schema() -> dict[str, Any]:
     """The JSON Schema of every server → client message."""
-    schema: dict[str, Any] = _outgoing.json_schema()
+    schema: dict[str, Any] = _outgoing().json_schema()
     return schema

@@ -48,6 +48,7 @@ from app.engine import (
     get_rules,
     seat_view,
     start_deal,
+    stored_options,
 )
 from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
 from app.persistence import repository as repo
@@ -134,7 +135,7 @@ class Room:
             game_id=g.id,
             variant=g.variant,
             players=g.players,
-            options=dict(g.options),
+            options=stored_options(g.variant, g.options),
             mode=Mode(g.mode),
             status=Status(g.status),
             spectators_allowed=g.spectators,

@@ -6,6 +6,7 @@ Errors are ``{"error": {"code", "message"}}`` with a 4xx status (``ApiError``). 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -27,6 +28,19 @@ STATUS_OF = {
     "not_host": 403,
     "table_full": 403,
     "busy": 503,
+}
+
+
+# A body field refused by its model → the error code of that field (docs/protocol.md,
+# "CreateGame"); any other malformed request is ``invalid_request``.
+FIELD_ERRORS = {
+    "variant": "invalid_options",
+    "players": "invalid_options",
+    "options": "invalid_options",
+    "mode": "invalid_mode",
+    "seats": "invalid_seats",
+    "level": "invalid_seats",
+    "name": "invalid_name",
 }
 
 
@@ -173,6 +187,19 @@ async def record(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> dict[s
     return result
 
 
+@router.get("/schema")
+async def protocol_schema() -> JSONResponse:
+    """The WebSocket protocol's JSON Schema, both directions (the files of docs/schema/)."""
+    return JSONResponse(_schema_documents())
+
+
+@cache
+def _schema_documents() -> dict[str, Any]:
+    from app.web.schema import schemas
+
+    return schemas()
+
+
 @router.get("/stats", include_in_schema=False)
 async def stats(request: Request, rooms: RoomsDep) -> dict[str, Any]:
     """Counters for `atout bench load`: rooms, connections, commits (localhost only)."""
@@ -200,10 +227,9 @@ def install(app: FastAPI) -> None:
             return await request_validation_exception_handler(request, exc)
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        code = "invalid_options" if "options" in where else "invalid_request"
-        if "name" in where:
-            code = "invalid_name"
+        loc = tuple(first.get("loc", ()))[1:]
+        where = ".".join(str(p) for p in loc) or "body"
+        code = FIELD_ERRORS.get(str(loc[0]), "invalid_request") if loc else "invalid_request"
         message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
         return JSONResponse(
             {"error": {"code": code, "message": f"{where}: {message}"[:300]}}, status_code=422

@@ -1,13 +1,29 @@
 """The closed set of client → server WebSocket messages (docs/protocol.md), and the HTTP bodies.
 
 Every incoming frame is parsed by ``parse_incoming`` into exactly one of these models, or
-refused with an error code (``bad_json``, ``unknown_type``, ``bad_message``). Models are
-strict (no type coercion), forbid unknown fields and bound every size.
+refused with an error code (``bad_json``, ``unknown_type``, ``bad_message``,
+``invalid_action``). Models are strict (no type coercion), forbid unknown fields and bound
+every size. They are the JSON Schema of this direction (app/web/schema.py): a new message is a
+model here registered with ``@incoming``, nothing else.
+
+The boundary between the codes (docs/protocol.md, "Errors"):
+
+* ``bad_json``: the frame is not a JSON object (``NaN`` and ``Infinity`` are not JSON);
+* ``unknown_type``: its ``type`` is none of the messages;
+* ``bad_message``: the envelope is wrong: a field of the message itself is missing, unknown or
+  of the wrong form (whatever its ``action`` holds);
+* ``invalid_action``: the envelope of an ``action`` is right, but its ``action`` is not a
+  well-formed action (its ``type``, or any of its fields).
+
+``bad_message`` and ``invalid_action`` carry the frame's ``id`` when it had a well-formed one.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+import re
+from functools import cache
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import (
     BaseModel,
@@ -21,17 +37,15 @@ from pydantic import (
     field_validator,
 )
 
-from app.engine import Action, Bid, Declare, Discard, Exchange, InvalidAction
-from app.engine.actions import CAPOT, DOUBLE, PASS, PLAYS, PLAYS_BELOTE, REDOUBLE
-from app.engine.cards import mask_of, parse_card
+from app.rooms.actions import ACTION_TYPES, EngineAction
 from app.web.identity import clean_name
 
 MAX_FRAME_BYTES = 16 * 1024  # larger frames: error frame_too_large, then close 1009
 TRANSPORT_MAX_FRAME_BYTES = 64 * 1024  # uvicorn closes (1009) beyond this without reading
 MAX_VERSION = 2**31 - 1
 
-ClientId = Annotated[StrictStr, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._:~-]+$")]
-Card = Annotated[StrictStr, Field(min_length=2, max_length=2)]
+CLIENT_ID_PATTERN = r"^[A-Za-z0-9._:~-]+$"
+ClientId = Annotated[StrictStr, Field(min_length=1, max_length=64, pattern=CLIENT_ID_PATTERN)]
 Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
 SeatNo = Annotated[StrictInt, Field(ge=0, le=3)]
 Level = Literal["easy", "medium", "hard"]
@@ -41,120 +55,32 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-# ----------------------------------------------------------------- engine actions (§12)
-#
-# Each model makes the engine's action itself (``to_engine``), once, when the room applies it:
-# what pydantic checked is not checked again from a dict. What only the engine's notation
-# knows (a card's name, a value's step of 10, a card named twice) raises ``InvalidAction``
-# with the engine's own words (``action_from_json``; tests/web/test_protocol.py compares them).
+_INCOMING: list[type[BaseModel]] = []
+M = TypeVar("M", bound=type[BaseModel])
 
 
-def _card(value: str, where: str) -> int:
-    try:
-        return parse_card(value)
-    except ValueError:
-        raise InvalidAction(f"{where}: not a card: {value!r}") from None
+@cache
+def _adapter() -> TypeAdapter[Any]:
+    union: Any = Annotated[Union[tuple(_INCOMING)], Field(discriminator="type")]  # noqa: UP007
+    return TypeAdapter(union)
 
 
-class PassAction(_Strict):
-    type: Literal["pass"]
-
-    def to_engine(self) -> Action:
-        return PASS
-
-
-class DoubleAction(_Strict):
-    type: Literal["double"]
-
-    def to_engine(self) -> Action:
-        return DOUBLE
-
-
-class RedoubleAction(_Strict):
-    type: Literal["redouble"]
-
-    def to_engine(self) -> Action:
-        return REDOUBLE
-
-
-class BidAction(_Strict):
-    type: Literal["bid"]
-    contract: Literal["C", "D", "H", "S", "NT", "AT"]
-    value: Annotated[StrictInt, Field(ge=80, le=160)] | Literal["capot"] | None = None
-
-    def to_engine(self) -> Action:
-        value = self.value
-        if value is None:
-            return Bid(self.contract)
-        if value == "capot":
-            return Bid(self.contract, CAPOT)
-        if value % 10:
-            raise InvalidAction('value must be 80, 90, ..., 160 or "capot"')
-        return Bid(self.contract, value)
-
-
-class PlayAction(_Strict):
-    type: Literal["play"]
-    card: Card
-    belote: StrictBool | None = None
-
-    def to_engine(self) -> Action:
-        card = _card(self.card, "card")
-        return PLAYS_BELOTE[card] if self.belote else PLAYS[card]
-
-
-class DeclareAction(_Strict):
-    type: Literal["declare"]
-    combos: Annotated[
-        list[Annotated[list[Card], Field(min_length=1, max_length=8)]], Field(max_length=8)
-    ]
-
-    def to_engine(self) -> Action:
-        masks = []
-        for combo in self.combos:
-            cards = [_card(c, "combos") for c in combo]
-            if len(set(cards)) != len(cards):
-                raise InvalidAction("a combination names a card twice")
-            masks.append(mask_of(cards))
-        return Declare(tuple(masks))
-
-
-class ExchangeAction(_Strict):
-    type: Literal["exchange"]
-    card: Card
-
-    def to_engine(self) -> Action:
-        return Exchange(_card(self.card, "card"))
-
-
-class DiscardAction(_Strict):
-    type: Literal["discard"]
-    cards: Annotated[list[Card], Field(min_length=2, max_length=2)]
-
-    def to_engine(self) -> Action:
-        parsed = [_card(c, "cards") for c in self.cards]
-        if parsed[0] == parsed[1]:
-            raise InvalidAction("discard names the same card twice")
-        return Discard(mask_of(parsed))
-
-
-EngineAction = Annotated[
-    PassAction
-    | DoubleAction
-    | RedoubleAction
-    | BidAction
-    | PlayAction
-    | DeclareAction
-    | ExchangeAction
-    | DiscardAction,
-    Field(discriminator="type"),
-]
+def incoming(model: M) -> M:
+    """Register ``model`` as one of the client → server messages (its ``type`` is its tag)."""
+    _INCOMING.append(model)
+    _adapter.cache_clear()
+    return model
 
 
 # ----------------------------------------------------------------- client → server
 
 
+@incoming
 class ActionMessage(_Strict):
+    """Play, bid, declare, exchange or discard: ``action`` is one entry of the view's ``legal``,
+    sent as it is. ``seat`` names the seat when the socket holds several (``local`` games; by
+    default the held seat that is to act)."""
+
     type: Literal["action"]
     id: ClientId
     version: Version
@@ -166,75 +92,88 @@ class ActionMessage(_Strict):
         return self.action.model_dump(exclude_none=True)
 
 
+@incoming
 class ResumeMessage(_Strict):
+    """I have everything up to ``version``: the missed updates, or a state."""
+
     type: Literal["resume"]
     version: Version
 
 
+@incoming
 class ConsentMessage(_Strict):
+    """Continue after a deal's summary (``next_deal``), or agree to a rematch."""
+
     type: Literal["consent"]
     kind: Literal["next_deal", "rematch"]
     id: ClientId | None = None
 
 
+@incoming
 class SetLevelMessage(_Strict):
+    """Computer games: the bots' level."""
+
     type: Literal["set_level"]
     level: Level
     id: ClientId | None = None
 
 
+@incoming
 class SeatBotMessage(_Strict):
+    """Friends games, waiting room, host only: a computer player on a free seat."""
+
     type: Literal["seat_bot"]
     seat: SeatNo
     level: Level = "medium"
     id: ClientId | None = None
 
 
+@incoming
 class FreeSeatMessage(_Strict):
+    """Friends games, waiting room, host only: take the computer player off a seat."""
+
     type: Literal["free_seat"]
     seat: SeatNo
     id: ClientId | None = None
 
 
+@incoming
 class TakeSeatMessage(_Strict):
+    """Friends games, waiting room: move to a free human seat."""
+
     type: Literal["take_seat"]
     seat: SeatNo
     id: ClientId | None = None
 
 
+@incoming
 class HintMessage(_Strict):
+    """Computer games: the hard bot's suggestion for your seat."""
+
     type: Literal["hint"]
     id: ClientId
 
 
+@incoming
 class PingMessage(_Strict):
+    """Keep-alive: answered with ``pong``."""
+
     type: Literal["ping"]
 
 
-Incoming = Annotated[
-    ActionMessage
-    | ResumeMessage
-    | ConsentMessage
-    | SetLevelMessage
-    | SeatBotMessage
-    | FreeSeatMessage
-    | TakeSeatMessage
-    | HintMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-INCOMING_TYPES = (
-    "action",
-    "resume",
-    "consent",
-    "set_level",
-    "seat_bot",
-    "free_seat",
-    "take_seat",
-    "hint",
-    "ping",
-)
-_incoming = TypeAdapter(Incoming)
+def incoming_types() -> tuple[str, ...]:
+    """The ``type`` of every client → server message, in registration order."""
+    return tuple(_tag(m) for m in _INCOMING)
+
+
+def _tag(model: type[BaseModel]) -> str:
+    tag: str = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    return tag
+
+
+def incoming_adapter() -> TypeAdapter[Any]:
+    """The discriminated union of every registered message (validation, JSON Schema)."""
+    return _adapter()
 
 
 class BadFrame(Exception):
@@ -243,24 +182,83 @@ class BadFrame(Exception):
         self.code, self.message, self.msg_id = code, message, msg_id
 
 
+_ID_RE = re.compile(CLIENT_ID_PATTERN)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _frame_id(data: Any) -> str | None:
+    """The frame's ``id`` when it is a well-formed one (``ClientId``), else None."""
+    if not isinstance(data, dict):
+        return None
+    value = data.get("id")
+    if isinstance(value, str) and 1 <= len(value) <= 64 and _ID_RE.fullmatch(value):
+        return value
+    return None
+
+
+_FIELD_RE = re.compile(r"^[a-z_]+$")
+_TYPE_NAMES = {"int", "str", "bool", "float", "none", "list", "dict"}  # union members
+
+
+def _where(loc: tuple[Any, ...], in_action: bool) -> str:
+    """A location without the union members pydantic puts in it: ``action.card``,
+    ``version``, ``action.combos.0``."""
+    path = list(loc[1:])  # loc[0] is the message's tag
+    if in_action and len(path) >= 2:
+        del path[1]  # the action's tag
+    kept = [
+        str(p)
+        for p in path
+        if isinstance(p, int) or (_FIELD_RE.match(str(p)) and str(p) not in _TYPE_NAMES)
+    ]
+    return ".".join(kept) or "message"
+
+
+def _in_action(error: Any) -> bool:
+    """The error is about the action object an ``action`` message carries (not its absence)."""
+    loc = error["loc"]
+    if len(loc) < 2 or loc[:2] != ("action", "action"):
+        return False
+    return not (len(loc) == 2 and error["type"] == "missing")
+
+
 def parse_incoming(text: str) -> Any:
     """One of the message models above, or ``BadFrame`` with the error code to answer."""
     try:
-        return _incoming.validate_json(text)
+        return _adapter().validate_json(text)
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
-        kinds = {e["type"] for e in errors}
-        if "json_invalid" in kinds or "json_type" in kinds:
-            raise BadFrame("bad_json", "not a JSON object") from None
-        if kinds & {"union_tag_invalid"}:
-            raise BadFrame(
-                "unknown_type", f"type must be one of {', '.join(INCOMING_TYPES)}"
-            ) from None
-        if kinds & {"union_tag_not_found", "model_type", "model_attributes_type"}:
-            raise BadFrame("bad_message", "a message is a JSON object with a type") from None
+    # The refusal path: read the frame as JSON once more (strictly: no NaN, no Infinity), to
+    # tell the codes apart and find its id.
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise BadFrame("bad_json", "not a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadFrame("bad_json", "not a JSON object") from None
+    msg_id = _frame_id(data)
+    kinds = {e["type"] for e in errors}
+    if "union_tag_invalid" in kinds and all(len(e["loc"]) == 0 for e in errors):
+        raise BadFrame("unknown_type", f"type must be one of {', '.join(incoming_types())}", msg_id)
+    if "union_tag_not_found" in kinds and all(len(e["loc"]) == 0 for e in errors):
+        raise BadFrame("bad_message", "a message is a JSON object with a type", msg_id)
+    in_action = [_in_action(e) for e in errors]
+    if all(in_action):
         first = errors[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise BadFrame("bad_message", f"{where}: {first['msg']}"[:200]) from None
+        if len(first["loc"]) == 2 and first["type"] == "union_tag_invalid":
+            text = f"action.type must be one of {', '.join(ACTION_TYPES)}"
+        elif len(first["loc"]) == 2 and first["type"] == "union_tag_not_found":
+            text = f"action is an object with a type: one of {', '.join(ACTION_TYPES)}"
+        elif len(first["loc"]) == 2:
+            text = "action is an object with a type"
+        else:
+            text = f"{_where(first['loc'], True)}: {first['msg']}"
+        raise BadFrame("invalid_action", text[:200], msg_id)
+    first = next(e for e, inside in zip(errors, in_action, strict=True) if not inside)
+    raise BadFrame("bad_message", f"{_where(first['loc'], False)}: {first['msg']}"[:200], msg_id)
 
 
 # ----------------------------------------------------------------- HTTP bodies

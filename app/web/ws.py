@@ -244,7 +244,10 @@ async def _read_loop(
             return
         except Exception:
             log.exception("command failed", extra={"event": "command_failed", "game": room.game_id})
-            conn.send_json(error("server_error", "the server failed to handle this message"))
+            msg_id = getattr(msg, "id", None)
+            conn.send_json(
+                error("server_error", "the server failed to handle this message", msg_id)
+            )
 
 
 def _too_big(conn: Connection) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine import apply, legal_actions
+from app.engine import InvalidAction, apply, get_rules, legal_actions
 from app.engine.actions import Play
 from app.engine.cards import parse_card
 from app.engine.cli import random_record
@@ -117,6 +117,23 @@ def test_bulgarian_refuses_a_fixed_option():
     record["options"]["undertrump_required"] = True
     with pytest.raises(RecordSchemaError, match="bulgarian fixes undertrump_required = false"):
         replay(record)
+
+
+@pytest.mark.parametrize(
+    "options", [{"allow_sa_ta": True}, {"bidding_mode": "turn_up", "allow_sa_ta": True}]
+)
+def test_classic_refuses_sa_ta_with_the_turn_up(options):
+    """RULES.md §11: SA and TA exist only in the free mode."""
+    record = json.loads((DATA / "classic.json").read_text())
+    record["options"].update(options)
+    with pytest.raises(RecordSchemaError, match='allow_sa_ta exists only with bidding_mode "free"'):
+        replay(record)
+    with pytest.raises(InvalidAction, match="allow_sa_ta"):
+        get_rules("classic", None, options)
+    assert get_rules("classic", None, {"allow_sa_ta": False}).options["allow_sa_ta"] is False
+    assert get_rules("classic", None, {}).options["allow_sa_ta"] is False
+    free = get_rules("classic", None, {"bidding_mode": "free"})
+    assert free.options["allow_sa_ta"] is True and "NT" in free.ladder
 
 
 def test_cli_replay_valid_record_exit_0(tmp_path):

@@ -115,6 +115,49 @@ async def test_stored_rows_are_the_record(migrated_database_url, variant, player
         await engine.dispose()
 
 
+async def test_a_turn_up_game_stored_with_sa_ta_allowed_still_loads(migrated_database_url):
+    """Classic turn-up games were stored with ``allow_sa_ta: true`` (then the default); the
+    option is now refused there, and such a stored game reads as ``false``: its record
+    replays and its room restores."""
+    from app.rooms.room import Room
+    from tests.rooms.harness import services
+
+    state, deals, actions = _random_game("classic", None, {}, seed=11)
+    assert state.rules.options["allow_sa_ta"] is False
+    engine = create_engine_from_url(migrated_database_url)
+    sessionmaker = create_sessionmaker(engine)
+    writer = CommitQueue(engine)
+    await writer.start()
+    try:
+        identity = await writer.submit(repo.insert_identity("cd" * 32))
+        game = {
+            "id": "game-old-options",
+            "variant": "classic",
+            "players": 4,
+            "options": {**state.rules.options, "allow_sa_ta": True},
+            "mode": "friends",
+            "status": "playing",
+            "spectators": True,
+            "host_id": identity,
+            "scores": None,
+            "rematch_of": None,
+        }
+        seats = [repo.SeatRow(s, "human", identity, None, "Ana") for s in range(4)]
+        await writer.submit(repo.insert_game(game, seats, deals[0]))
+        await writer.submit(repo.record_step(game["id"], actions, deals[1:]))
+        async with sessionmaker() as session:
+            stored = await repo.load_game(session, game["id"])
+        assert stored is not None
+        record = stored.record()
+        assert record is not None and record["options"]["allow_sa_ta"] is False
+        assert dump(replay(record)) == dump(state)
+        room = Room.from_stored(services(), stored)
+        assert room.options["allow_sa_ta"] is False and room.version > 0
+    finally:
+        await writer.close()
+        await engine.dispose()
+
+
 async def test_group_commit_shares_transactions_and_isolates_failures(migrated_database_url):
     engine = create_engine_from_url(migrated_database_url)
     sessionmaker = create_sessionmaker(engine)

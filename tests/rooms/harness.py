@@ -135,11 +135,17 @@ async def act(
     action: dict[str, Any],
     seat: int | None = None,
 ) -> None:
-    """An ``action`` frame, parsed and handed to the room as app/web/ws.py does."""
-    from app.web.messages import parse_incoming
+    """An ``action`` frame, parsed and handed to the room as app/web/ws.py does (a frame
+    refused by the parser gets its error, as a socket would)."""
+    from app.rooms.messages import dumps, error
+    from app.web.messages import BadFrame, parse_incoming
 
     frame: dict[str, Any] = {"type": "action", "id": msg_id, "version": version, "action": action}
     if seat is not None:
         frame["seat"] = seat
-    msg = parse_incoming(orjson.dumps(frame).decode())
+    try:
+        msg = parse_incoming(orjson.dumps(frame).decode())
+    except BadFrame as exc:
+        listener.send(dumps(error(exc.code, exc.message, exc.msg_id)))
+        return
     await room.act(listener, msg.id, msg.version, msg.action, msg.seat)

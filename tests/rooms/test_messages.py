@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, get_origin, get_type_hints
+
 import pytest
 from pydantic import ValidationError
 
@@ -43,6 +45,44 @@ def test_what_is_not_in_the_set_does_not_validate(text: str) -> None:
 def test_the_schema_names_every_message_and_event() -> None:
     schema = out.outgoing_schema()
     names = set(schema["$defs"])
-    assert {f"{t.capitalize()}Out" for t in out.OUTGOING_TYPES} <= names
+    assert {f"{t.capitalize()}Out" for t in out.outgoing_types()} <= names
     assert {"CardPlayedEvent", "DealScoredEvent", "MatchOverEvent", "NextDealModel"} <= names
-    assert set(schema["discriminator"]["mapping"]) == set(out.OUTGOING_TYPES)
+    assert {"SeatView", "BelaSpectatorView", "DuelSeatView", "ViewDelta", "PassAction"} <= names
+    assert set(schema["discriminator"]["mapping"]) == set(out.outgoing_types())
+    update = schema["$defs"]["UpdateOut"]["properties"]["events"]["items"]
+    assert set(update["discriminator"]["mapping"]) == set(out.event_types())
+    assert (
+        len(out.event_types()) == 20
+    )  # declining the bela-2p exchange is no event: nothing happens
+
+
+# Each builder's TypedDict and the model of its message must describe the same fields: the
+# builders are what is sent, the models what is published (docs/schema).
+TYPED = [
+    (out.ErrorMsg, out.ErrorOut),
+    (out.AckMsg, out.AckOut),
+    (out.StateMsg, out.StateOut),
+    (out.RoomMsg, out.RoomOut),
+    (out.RematchMsg, out.RematchOut),
+    (out.HintMsg, out.HintOut),
+    (out.PongMsg, out.PongOut),
+    (out.RoomInfo, out.RoomModel),
+    (out.SeatInfo, out.SeatModel),
+    (out.ConsentInfo, out.ConsentModel),
+    (out.NextDealInfo, out.NextDealModel),
+    (out.RematchInfo, out.RematchInfoModel),
+]
+
+
+@pytest.mark.parametrize("typed, model", TYPED, ids=[t.__name__ for t, _ in TYPED])
+def test_each_typeddict_has_the_fields_of_its_model(typed: type, model: type) -> None:
+    hints = get_type_hints(typed, vars(out), include_extras=True)
+    assert set(hints) == set(model.model_fields)
+    optional = {name for name, hint in hints.items() if get_origin(hint) is NotRequired}
+    defaulted = {name for name, info in model.model_fields.items() if not info.is_required()}
+    assert optional == defaulted, typed.__name__
+
+
+def test_every_builder_of_the_set_has_a_model() -> None:
+    builders = {"error", "ack", "state", "room", "rematch", "hint", "pong", "update"}
+    assert set(out.outgoing_types()) == builders

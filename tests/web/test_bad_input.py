@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.web.messages import ActionMessage, BadFrame, parse_incoming
+from tests.schema import check_sent
 from tests.web.wsclient import Browser
 
 ERROR_CODES = {
@@ -154,6 +156,18 @@ def messages(draw: Any) -> str:
     return json.dumps(frame, ensure_ascii=draw(st.booleans()))
 
 
+def _well_formed_id(text: str) -> str | None:
+    """The frame's ``id`` if it has one that a client id may be (1-64 of A-Z a-z 0-9 . _ : ~ -)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9._:~-]{1,64}", value):
+        return value
+    return None
+
+
 def would_be_accepted(text: str, version: int) -> bool:
     """A frame that is actually a valid message, with the current version if an action."""
     try:
@@ -187,12 +201,63 @@ def test_malformed_frames_get_errors_and_change_nothing(table, frames):
                 assert ws.close_code == 1009
                 break
             assert reply["code"] in ERROR_CODES, (frame[:200], reply)
+            check_sent(reply)
+            if reply["code"] in ("bad_message", "invalid_action", "unknown_type"):
+                assert reply["id"] == _well_formed_id(frame), (frame[:200], reply)
             if reply["code"] == "stale_version":
                 state = json.loads(ws.recv(timeout=10))
                 assert state["type"] == "state" and state["version"] == version
         else:
             ws.send('{"type":"ping"}')
             assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+    assert table.version() == version
+
+
+def _act(version: Any, action: Any, msg_id: str = "e-1") -> str:
+    return json.dumps({"type": "action", "id": msg_id, "version": version, "action": action})
+
+
+ACTION_TYPES = "pass, double, redouble, bid, play, declare, exchange, discard"
+
+
+@pytest.mark.parametrize(
+    "frame, code, msg_id, says",
+    [
+        # not JSON: NaN and the infinities are not JSON, whatever Python's json accepts
+        ('{"type": "ping", "x": NaN}', "bad_json", None, "not a JSON object"),
+        ('{"type": "resume", "version": Infinity}', "bad_json", None, "not a JSON object"),
+        ('{"type": "resume", "version": -Infinity}', "bad_json", None, "not a JSON object"),
+        ('["ping"]', "bad_json", None, "not a JSON object"),
+        # an unknown message type
+        ('{"type": "teleport", "id": "t-1"}', "unknown_type", "t-1", "resume"),
+        # the envelope is wrong: bad_message, with the id when it is well-formed
+        (_act("1", {"type": "pass"}, "m-1"), "bad_message", "m-1", "version"),
+        (_act(1, {"type": "pass"}, "m 1"), "bad_message", None, "id"),
+        ('{"type": "action", "id": "m-2", "version": 1}', "bad_message", "m-2", "action"),
+        ('{"type": "consent", "kind": "now", "id": "m-3"}', "bad_message", "m-3", "kind"),
+        # the envelope is right, the action is not a well-formed action: invalid_action
+        (_act(1, {"type": "teleport"}), "invalid_action", "e-1", ACTION_TYPES),
+        (_act(1, {}), "invalid_action", "e-1", ACTION_TYPES),
+        (_act(1, "pass"), "invalid_action", "e-1", "action"),
+        (_act(1, {"type": "bid", "contract": "H", "value": 85}), "invalid_action", "e-1", "10"),
+        (_act(1, {"type": "bid", "contract": "H", "value": 170}), "invalid_action", "e-1", "160"),
+        (_act(1, {"type": "play", "card": "ZZ"}), "invalid_action", "e-1", "action.card"),
+        (_act(1, {"type": "pass", "x": 1}), "invalid_action", "e-1", "action.x"),
+        (_act(1, {"type": "discard", "cards": ["7H", "7H"]}), "invalid_action", "e-1", "twice"),
+    ],
+)
+def test_each_refusal_has_its_code_and_the_frames_id(table, frame, code, msg_id, says):
+    with table.open() as (ws, version):
+        ws.send(frame)
+        reply = check_sent(ws.recv(timeout=10))
+        assert (reply["type"], reply["code"], reply["id"]) == ("error", code, msg_id), reply
+        assert says in reply["message"], reply
+        if code == "unknown_type":
+            assert "action" in reply["message"] and "play" not in reply["message"]
+        if code == "invalid_action" and says == ACTION_TYPES:
+            assert "resume" not in reply["message"]
+        ws.send('{"type":"ping"}')
+        assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
     assert table.version() == version
 
 

@@ -164,9 +164,12 @@ def test_the_form_offers_exactly_the_options_of_each_variant() -> None:
             for option in options:
                 assert option["name"] not in rules.fixed
                 assert option["default"] == defaults[option["name"]]
-                # every option is valid for the engine, at its default and at each choice
+                # every option is valid for the engine, at its default and at each choice,
+                # with the other options the form requires for showing it
                 for value in option.get("choices", [True, False]):
-                    get_rules(variant, int(players), {option["name"]: value})
+                    get_rules(
+                        variant, int(players), {**option.get("when", {}), option["name"]: value}
+                    )
     names = {
         v: {o["name"] for o in schema[v]["by_players"][str(VARIANTS[v].player_counts[-1])]}
         for v in schema

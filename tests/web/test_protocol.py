@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from tests.web.wsclient import Browser, Socket
 
 
@@ -267,7 +269,8 @@ async def test_stats_count_the_actions_and_time_the_collector(module_server):
 
 def test_an_action_is_parsed_once_into_the_engines_own_action() -> None:
     """``action`` frames become the engine's action straight from the parsed model: the same
-    action, and the same refusal in the same words, as the engine's ``action_from_json``."""
+    action as the engine's ``action_from_json``. What the engine refuses as malformed the
+    parser refuses first, as ``invalid_action`` with the frame's id."""
     import orjson
 
     from app.engine import (
@@ -279,7 +282,7 @@ def test_an_action_is_parsed_once_into_the_engines_own_action() -> None:
         new_match,
     )
     from app.engine.game import start_deal
-    from app.web.messages import parse_incoming
+    from app.web.messages import BadFrame, parse_incoming
 
     def both(action: dict) -> tuple[object, object]:
         frame = {"type": "action", "id": "a", "version": 1, "action": action}
@@ -323,16 +326,24 @@ def test_an_action_is_parsed_once_into_the_engines_own_action() -> None:
         {"type": "play", "card": "ZZ"},
         {"type": "play", "card": "1H"},
         {"type": "bid", "contract": "H", "value": 85},
-        {"type": "bid", "contract": "S", "value": "capot"},
-        {"type": "bid", "contract": "NT", "value": 160},
         {"type": "declare", "combos": [["7H", "8H", "7H"]]},
         {"type": "declare", "combos": [["7H", "XX"]]},
         {"type": "discard", "cards": ["7H", "7H"]},
         {"type": "discard", "cards": ["7H", "Q?"]},
         {"type": "exchange", "card": "?S"},
-        {"type": "play", "card": "AS", "belote": True},
     ]
     for action in malformed:
+        frame = {"type": "action", "id": "m-1", "version": 1, "action": action}
+        with pytest.raises(BadFrame) as refused:
+            parse_incoming(orjson.dumps(frame).decode())
+        assert (refused.value.code, refused.value.msg_id) == ("invalid_action", "m-1"), action
+        with pytest.raises(InvalidAction):
+            action_from_json(action)
+    for action in [
+        {"type": "bid", "contract": "S", "value": "capot"},
+        {"type": "bid", "contract": "NT", "value": 160},
+        {"type": "play", "card": "AS", "belote": True},
+    ]:
         mine, engine = both(action)
         assert mine == engine, action
 

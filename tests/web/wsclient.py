@@ -6,7 +6,9 @@
     await sock.act({"type": "pass"})                    # sends with the current version
     msg = await sock.next_of("ack", "error")
 
-Every message a socket receives is kept in ``sock.log`` (for the leak checker).
+Every message a socket receives is kept in ``sock.log`` (for the leak checker), after it was
+validated against the protocol's published JSON Schema (tests/schema.py): a frame the schema
+refuses fails the test that received it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from tests.schema import check_sent
 
 TIMEOUT = 20.0
 _ids = itertools.count(1)
@@ -96,7 +100,7 @@ class Socket:
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        msg: dict[str, Any] = json.loads(raw)
+        msg: dict[str, Any] = check_sent(raw)
         self.log.append(msg)
         kind = msg.get("type")
         if kind == "state":

@@ -48,8 +48,15 @@ def get_rules(
     return cached
 
 
+def stored_options(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored game's resolved options in the form this version accepts (``Rules.stored_options``;
+    an unknown variant's are returned as they are, for ``get_rules`` to refuse)."""
+    cls = VARIANTS.get(ALIASES.get(variant, variant))
+    return cls.stored_options(options) if cls is not None else dict(options)
+
+
 # Rules are immutable, so equal requests share one instance.
 _CACHE: dict[Any, Rules] = {}
 
 
-__all__ = ["VARIANTS", "Rules", "get_rules"]
+__all__ = ["VARIANTS", "Rules", "get_rules", "stored_options"]

@@ -181,6 +181,12 @@ class Rules(ABC):
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return options
 
+    @classmethod
+    def stored_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Resolved options as a stored game holds them, in the form this version accepts
+        (a variant whose options changed meaning overrides it)."""
+        return dict(options)
+
     def non_default_options(self) -> dict[str, Any]:
         base = self.default_options()
         return {k: v for k, v in self.options.items() if base.get(k) != v}

@@ -81,6 +81,31 @@ class ClassicRules(Rules):
             raise InvalidAction('bidding_mode must be "turn_up" or "free"')
         return options
 
+    def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        """SA and TA exist only in the free mode's ladder (RULES.md §11): ``allow_sa_ta: true``
+        with ``turn_up`` is refused, and a turn-up game's options say ``false``."""
+        options = super().resolve_options(given)
+        if options["bidding_mode"] == "turn_up":
+            if given.get("allow_sa_ta") is True:
+                raise InvalidAction('allow_sa_ta exists only with bidding_mode "free"')
+            options["allow_sa_ta"] = False
+        return options
+
+    def non_default_options(self) -> dict[str, Any]:
+        out = super().non_default_options()
+        if self.options["bidding_mode"] == "turn_up":
+            out.pop("allow_sa_ta", None)  # not an option of the turn-up mode
+        return out
+
+    @classmethod
+    def stored_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored with ``allow_sa_ta: true`` in a turn-up game (the default before
+        it was refused there) read as ``false``."""
+        out = dict(options)
+        if out.get("bidding_mode", "turn_up") == "turn_up" and out.get("allow_sa_ta") is True:
+            out["allow_sa_ta"] = False
+        return out
+
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
         self.free = self.options["bidding_mode"] == "free"  # the SA/TA ladder, no turn-up
