@@ -400,7 +400,7 @@ async def setup_table(base: str, variant: str, http: Any) -> tuple[str, list[str
     """Four browsers (cookies) and a friends game with all four seated."""
     cookies = []
     for _ in range(4):
-        response = await http.get(base + "/api/me")
+        response = await http.post(base + "/api/me")
         set_cookie = response.headers.get("set-cookie", "")
         if not set_cookie.startswith("atout_id="):
             raise BenchError("the server did not give a browser identity")

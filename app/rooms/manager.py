@@ -22,7 +22,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import metrics
 from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
 from app.persistence import repository as repo
@@ -363,13 +362,3 @@ class RoomManager:
         for room in list(self.rooms.values()):
             if room.seats_of(identity_id) and room.status != Status.FINISHED:
                 await room.rename(identity_id, name)
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "rooms": len(self.rooms),
-            "connections": sum(len(r.listeners) for r in self.rooms.values()),
-            "loads": self.loads,
-            "evictions": self.evictions,
-            "writer": self.writer.stats.as_dict(),
-            **metrics.snapshot(),
-        }

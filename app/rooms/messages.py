@@ -22,6 +22,8 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
+from app import metrics
+
 # ----------------------------------------------------------------- shapes (TypedDict)
 
 View = dict[str, Any]
@@ -136,7 +138,8 @@ def error(
     code: str, message: str, msg_id: str | None = None, reason: dict[str, Any] | None = None
 ) -> ErrorMsg:
     """``reason`` (an ``illegal_action``'s rule as data, e.g. ``{"code": "must_follow",
-    "suit": "H"}``) is sent only when there is one."""
+    "suit": "H"}``) is sent only when there is one. Counted in ``atout_errors_total``."""
+    metrics.ERRORS.labels(code=code, transport="ws").inc()
     if reason is None:
         return {"type": "error", "code": code, "message": message, "id": msg_id}
     return {"type": "error", "code": code, "message": message, "id": msg_id, "reason": reason}
