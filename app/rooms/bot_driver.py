@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from app import metrics
 from app.bots import choose_action
 from app.engine import action_from_json, current_player, seat_view
+from app.logging import game_fields
 from app.rooms.model import Status
 
 if TYPE_CHECKING:
@@ -97,12 +98,9 @@ class BotDriver:
             retry_after = min(30.0, 0.5 * 2 ** min(self.failures, 6))
             log.error(
                 "bot failed to act",
-                extra={
-                    "event": "bot_failed",
-                    "game": room.game_id,
-                    "seat": seat,
-                    "error": f"{type(exc).__name__}: {exc}",
-                },
+                extra=game_fields(
+                    room.game_id, seat, event="bot_failed", error=f"{type(exc).__name__}: {exc}"
+                ),
             )
         finally:
             self.task = None

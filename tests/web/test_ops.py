@@ -4,6 +4,7 @@ identities created only when a browser acts."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from app import metrics
+from app.logging import JsonFormatter
 from app.main import create_app
 from app.persistence.migrate import upgrade_head
 from app.settings import Settings
@@ -235,3 +237,27 @@ def test_a_thousand_cookieless_reads_create_no_identity(tmp_path: Path):
         named = client.post("/api/me/name", json={"name": "Ana"})
         assert named.status_code == 200 and "atout_id=" in named.headers["set-cookie"]
         assert identity_rows(tmp_path) == rows + 1
+
+
+# ---------------------------------------------------------------------------- logs
+
+
+def test_log_lines_about_a_game_carry_game_id_and_seat(tmp_path: Path, caplog):
+    caplog.set_level("INFO", logger="atout")
+    with make_client(tmp_path) as client:
+        created = client.post("/api/games", json={"variant": "duel", "mode": "friends"})
+        game_id = created.json()["game_id"]
+        client.cookies.clear()  # a guest joins, then leaves
+        assert client.post(f"/api/games/{game_id}/join").json()["seats"] == [1]
+        left = client.post(f"/api/games/{game_id}/leave")
+        assert left.status_code == 200, left.json()
+    about_games = [r for r in caplog.records if hasattr(r, "game_id") or hasattr(r, "game")]
+    events = {getattr(r, "event", None) for r in about_games}
+    assert {"game_created", "seat_left"} <= events
+    for record in about_games:
+        assert not hasattr(record, "game"), record.getMessage()
+        assert record.game_id == game_id and hasattr(record, "seat"), record.getMessage()
+    left = next(r for r in about_games if getattr(r, "event", None) == "seat_left")
+    assert left.seat == 1
+    line = json.loads(JsonFormatter().format(left))
+    assert line["game_id"] == game_id and line["seat"] == 1
