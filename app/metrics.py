@@ -33,7 +33,7 @@ still freed by refcounting when unused), young collections then only see what th
 second made, and every ``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's
 memory grew by a quarter since the last full collection, the frozen objects are unfrozen and
 collected once, to reclaim the rare cycles. A full collection is what the schedule avoids: at
-10,000 sockets it paused the server for about 1.5 s (docs/benchmarks.md).
+10,000 sockets it paused the server for about 1.5 s.
 """
 
 from __future__ import annotations
