@@ -5,7 +5,7 @@ Kept apart from the state machine, as python-chess keeps PGN apart from the boar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,13 @@ from .state import Event, Phase, State
 from .variants import VARIANTS, get_rules
 
 FORMAT = "belote-record/1"
+
+# Who played an action for its seat (RULES.md §12): the seat's stand-in (D-22), or the server,
+# playing the seat's only legal action (D-23). Absent: the seat's own player (or bot).
+BY = ("stand_in", "auto")
+
+# ``(deal index, action index) -> by`` of the actions that carry a ``by``
+ByMap = Mapping[tuple[int, int], str]
 
 
 class RecordSchemaError(ValueError):
@@ -36,26 +43,46 @@ def in_deal(state: State) -> bool:
     return state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER)
 
 
+def _actions_json(
+    deal: int, actions: tuple[tuple[int, Any], ...], by: ByMap | None
+) -> list[dict[str, Any]]:
+    out = [{"seat": s, **action_to_json(a)} for s, a in actions]
+    if by:
+        for j, entry in enumerate(out):
+            who = by.get((deal, j))
+            if who is not None:
+                entry["by"] = who
+    return out
+
+
 def dump(
-    state: State, *, meta: dict[str, Any] | None = None, include_current: bool = True
+    state: State,
+    *,
+    meta: dict[str, Any] | None = None,
+    include_current: bool = True,
+    by: ByMap | None = None,
 ) -> dict[str, Any]:
-    """The record of ``state``: finished deals, plus the deal in progress if asked."""
+    """The record of ``state``: finished deals, plus the deal in progress if asked.
+
+    ``by`` names who played an action for its seat (``record_by``); the engine's state does
+    not keep it, since it never changes what is legal.
+    """
     rules = state.rules
     logs = list(state.logs)
     deals = [
         {
             "dealer": log.dealer,
             "deck": [format_card(c) for c in log.deck],
-            "actions": [{"seat": s, **action_to_json(a)} for s, a in log.actions],
+            "actions": _actions_json(i, log.actions, by),
         }
-        for log in logs
+        for i, log in enumerate(logs)
     ]
     if include_current and in_deal(state):
         deals.append(
             {
                 "dealer": state.dealer,
                 "deck": [format_card(c) for c in state.deck],
-                "actions": [{"seat": s, **action_to_json(a)} for s, a in state.actions],
+                "actions": _actions_json(len(logs), state.actions, by),
             }
         )
     record: dict[str, Any] = {
@@ -69,6 +96,22 @@ def dump(
     if meta is not None:
         record["meta"] = meta
     return record
+
+
+def record_by(record: dict[str, Any]) -> dict[tuple[int, int], str]:
+    """The ``by`` of a (valid) record's actions, for ``dump(by=...)``."""
+    return {
+        (i, j): action["by"]
+        for i, deal in enumerate(record["deals"])
+        for j, action in enumerate(deal["actions"])
+        if "by" in action
+    }
+
+
+def _without_by(action: dict[str, Any]) -> dict[str, Any]:
+    if "by" not in action:
+        return action
+    return {k: v for k, v in action.items() if k != "by"}
 
 
 def _require(cond: bool, message: str) -> None:
@@ -127,8 +170,13 @@ def validate_schema(record: Any) -> None:
                 isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players,
                 f"{where}, action {j}: seat must be 0..{rules.players - 1}",
             )
+            if "by" in action:
+                _require(
+                    action["by"] in BY,
+                    f"{where}, action {j}: by must be one of {', '.join(BY)}",
+                )
             try:
-                action_from_json(action)
+                action_from_json(_without_by(action))
             except InvalidAction as exc:
                 raise RecordSchemaError(f"{where}, action {j}: {exc}") from None
     if "meta" in record:
@@ -144,6 +192,7 @@ class Step:
     seat: int
     state: State
     events: list[Event]
+    by: str | None = None  # who played it for the seat (RULES.md §12), if not its player
 
 
 def replay(record: Any, on_step: Callable[[Step], None] | None = None) -> State:
@@ -201,10 +250,11 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
             if seat != state.to_act:
                 raise RecordRuleError(i, j, f"seat {seat} is not to act (seat {state.to_act} is)")
             try:
-                state, events = apply(state, action_from_json(data), seat)
+                # ``by`` never changes what is legal: checked exactly as without it
+                state, events = apply(state, action_from_json(_without_by(data)), seat)
             except (IllegalAction, InvalidAction) as exc:
                 raise RecordRuleError(i, j, f"seat {seat}: {exc}") from None
-            yield Step(i, j, seat, state, events), state
+            yield Step(i, j, seat, state, events, data.get("by")), state
 
 
 def summary(state: State) -> dict[str, Any]:

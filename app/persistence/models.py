@@ -65,6 +65,12 @@ class Game(Base):
     rematch_id: Mapped[str | None] = mapped_column(String(32))
     # the consent being collected: {"kind", "version", "seats"} (see Room.consent)
     consents: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # the table's settings (docs/protocol.md "Table settings"): clock, stand_in, away_seconds,
+    # chat, spectator_chat; absent keys take their defaults (older games have none)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # the running decision clock, written with the step that starts it: {"version", "seat",
+    # "deadline"} (epoch ms); None when no clock runs (RULES.md D-21)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
@@ -88,6 +94,8 @@ class GameSeat(Base):
     )
     bot_level: Mapped[str | None] = mapped_column(String(8))
     display_name: Mapped[str | None] = mapped_column(String(24))
+    # the stand-in holds this human seat (RULES.md D-22): "away" (the others agreed) or "left"
+    stand_in: Mapped[str | None] = mapped_column(String(8))
 
 
 class GameDeal(Base):
@@ -228,3 +236,22 @@ class TransferCode(Base):
     )
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessage(Base):
+    """One table-chat line of a friends game. Never part of the game's record (RULES.md §12)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)  # None: a spectator
+    identity_id: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL")
+    )
+    name: Mapped[str | None] = mapped_column(String(24))
+    kind: Mapped[str] = mapped_column(String(8))  # text | phrase | emote
+    text: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )

@@ -32,7 +32,7 @@ from app.logging import game_fields
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Mode, Status
+from app.rooms.model import Listener, Mode, Status, owner
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -42,7 +42,7 @@ log = logging.getLogger("atout.rooms")
 
 class Consents:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
         self.agreed: set[int] = set()  # the human seats that agreed to ``kind()``
         self.deadline: int | None = None  # friends: the next deal's time, epoch milliseconds
         self._countdown: asyncio.Task[None] | None = None

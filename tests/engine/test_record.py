@@ -158,3 +158,50 @@ def test_cli_random_prints_a_valid_record():
 def test_cli_random_refuses_bad_options():
     out = atout("record", "random", "--variant", "classic", "--options", '{"nope": 1}')
     assert out.returncode == 2 and "unknown option" in out.stderr
+
+
+# ``by`` (RULES.md §12): who played an action for its seat; replay ignores it for legality.
+
+
+def _mark_by(record, every=3):
+    marked = json.loads(json.dumps(record))
+    for deal in marked["deals"]:
+        for j, action in enumerate(deal["actions"]):
+            if j % every == 0:
+                action["by"] = "stand_in" if j % 2 else "auto"
+    return marked
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_record_with_by_replays_exactly_as_without_it(path):
+    from app.engine.record import record_by, replayed_states
+
+    record = json.loads(path.read_text())
+    marked = _mark_by(record)
+    plain, with_by = replay(record), replay(marked)
+    assert dump(with_by) == dump(plain)
+    assert with_by.results == plain.results and with_by.scores == plain.scores
+    # the field is kept: dumped again with the record's own ``by``, the record round-trips
+    by = record_by(marked)
+    assert by and dump(with_by, meta=marked.get("meta"), by=by) == marked
+    # and each replayed step names it
+    steps = [(s.deal, s.index, s.by) for s, _ in replayed_states(marked) if s is not None]
+    assert {(d, i): b for d, i, b in steps if b is not None} == by
+
+
+def test_by_with_another_value_is_a_schema_error():
+    record = json.loads((DATA / "classic.json").read_text())
+    record["deals"][0]["actions"][1]["by"] = "robot"
+    with pytest.raises(RecordSchemaError, match=r"deal 0, action 1: by must be one of"):
+        replay(record)
+
+
+def test_by_does_not_make_an_illegal_action_legal():
+    record = json.loads((DATA / "classic.json").read_text())
+    d, i, deal = _tamper_first_play(record)
+    seat = deal["actions"][i]["seat"]
+    other = next(a for a in deal["actions"] if a["type"] == "play" and a["seat"] != seat)
+    deal["actions"][i] = {**deal["actions"][i], "card": other["card"], "by": "stand_in"}
+    with pytest.raises(RecordRuleError) as exc:
+        replay(record)
+    assert (exc.value.deal, exc.value.action) == (d, i)
