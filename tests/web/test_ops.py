@@ -184,7 +184,7 @@ def test_the_watchdog_alone_measures_how_late_it_wakes():
         ]
 
     slow, longest = asyncio.run(run())
-    assert slow == 1 and longest >= 250
+    assert slow >= 1 and longest >= 250
 
 
 # ---------------------------------------------------------------------------- identities
