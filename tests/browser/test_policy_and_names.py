@@ -163,7 +163,9 @@ def test_names_with_markup_are_text_in_the_waiting_room_and_for_a_spectator(
         wait_ready(other)
         others.append(ctx)
     for page in (host, guest):
-        page.wait_for_function("window.atoutTable.state.view && window.atoutTable.state.view.phase")
+        page.wait_for_function(
+            "() => window.atoutTable.state.view && window.atoutTable.state.view.phase"
+        )
         shows_as_text(page, SCRIPT_NAME, "#table-app .seat")
         shows_as_text(page, IMG_NAME, "#table-app .seat")
     watcher_ctx = chromium.new_context()
