@@ -1,8 +1,9 @@
 """Structured logs: one JSON object per line on stdout.
 
 Each line has ``time`` (UTC, ISO 8601), ``level``, ``logger`` and ``message``, then any extra
-fields passed with ``logger.info("...", extra={"room": "abc"})``, and ``exception`` when there is
-one (the traceback text stays inside the JSON string, so it is still one line).
+fields passed with ``logger.info("...", extra={"event": "x"})``, and ``exception`` when there is
+one (the traceback text stays inside the JSON string, so it is still one line). Every line that
+concerns a game carries ``game_id`` and ``seat`` (``extra=game_fields(game_id, seat, ...)``).
 """
 
 from __future__ import annotations
@@ -78,3 +79,9 @@ def configure_logging(level: str = "INFO") -> None:
         logger.handlers.clear()
         logger.propagate = True
         logger.setLevel(logging.NOTSET)
+
+
+def game_fields(game_id: str, seat: int | None = None, **fields: Any) -> dict[str, Any]:
+    """``extra=`` of a line that concerns a game: always ``game_id`` and ``seat`` (None when
+    the line concerns the whole table), then ``fields``."""
+    return {"game_id": game_id, "seat": seat, **fields}

@@ -64,7 +64,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings.log_level)
 
-    app = FastAPI(title="Atout", version=__version__, lifespan=lifespan)
+    # no /docs or /redoc: they load scripts from elsewhere, which the pages' policy refuses
+    app = FastAPI(
+        title="Atout", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     app.state.settings = settings
     templates = Jinja2Templates(directory=TEMPLATES_DIR)
     app.state.templates = templates

@@ -1,11 +1,27 @@
-"""Process counters for ``/api/stats`` (localhost only) and ``atout bench load``.
+"""The server's metrics: one ``prometheus_client`` registry (``REGISTRY``), served as text at
+``GET /metrics`` and as JSON at ``GET /api/stats`` (``stats_view()``, read by
+``atout bench load``); and the server's garbage collection schedule.
 
-* ``ACTIONS``: how long an action takes in the server, from its frame being read to its
-  acknowledgement being queued (the room's turn, the engine, the commit): a histogram with
-  fixed bounds, so two readings can be subtracted to get a window's distribution.
-* ``COMMITS``: how long each transaction of the group-commit writer takes.
-* ``GC``: the garbage collector's pauses (count, total, longest, histogram), from
-  ``gc.callbacks``.
+What the registry holds (every name starts with ``atout_``):
+
+* live gauges, read from the running RoomManager when scraped (``LIVE``): rooms in memory,
+  sockets, players' sockets, spectators; rooms loaded and evicted since start; the
+  group-commit writer's transactions, writes, retries and failures;
+* ``atout_action_seconds``: an action's time in the server, from its frame being read to its
+  acknowledgement being queued (the room's turn, the engine, the commit);
+* ``atout_commit_seconds`` and ``atout_commit_batch_size``: each transaction of the
+  group-commit writer, statements to commit, and how many writes it carried;
+* ``atout_bot_think_seconds{level}``: a computer player's thinking, executor included;
+* ``atout_gc_pause_seconds``: the garbage collector's pauses, from ``gc.callbacks``;
+* ``atout_loop_stall_seconds``: how late the stall watchdog woke up (``watch_loop``): the
+  event loop was blocked that long, whatever blocked it;
+* ``atout_errors_total{code,transport}``: error replies by code, over WebSocket or HTTP;
+* the process's CPU, memory and file descriptors (``process_*``) and the collector's counts
+  (``python_gc_*``), from prometheus_client's own collectors.
+
+Each timing also keeps its longest value since start (``atout_..._max_seconds``). The
+histograms share fixed bounds (``BOUNDS_MS``), so two readings can be subtracted to get a
+window's distribution (``quantile_ms``).
 
 ``collect_garbage()`` (run by ``atout serve``) schedules the collector itself. With thousands of
 sockets, every young collection had to walk the objects of every pending ``await`` (each socket's
@@ -17,47 +33,95 @@ still freed by refcounting when unused), young collections then only see what th
 second made, and every ``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's
 memory grew by a quarter since the last full collection, the frozen objects are unfrozen and
 collected once, to reclaim the rare cycles. A full collection is what the schedule avoids: at
-10,000 sockets it paused the server for about 1.5 s (measured: docs/benchmarks.md).
+10,000 sockets it paused the server for about 1.5 s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
 import gc
 import os
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    ProcessCollector,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from app.rooms import RoomManager
 
 BOUNDS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+BUCKETS = tuple(ms / 1000 for ms in BOUNDS_MS)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+BOT_BUCKETS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 12)
 FREEZE_SECONDS = 0.25  # a busy second at 2,500 tables makes 8,000-19,000 net new objects
 YOUNG_THRESHOLD = 20_000  # net new objects before a young collection
 FULL_COLLECTION_SECONDS = 900.0
 FULL_COLLECTION_GROWTH = 1.25  # ... and only if the memory grew by a quarter since the last one
+WATCHDOG_SECONDS = 0.02  # the stall watchdog's sleep: a block of B is reported as >= B - this
+
+REGISTRY = CollectorRegistry()
+ProcessCollector(registry=REGISTRY)
+GCCollector(registry=REGISTRY)
 
 
-class Histogram:
-    """Counts per bucket: ``counts[i]`` holds values <= BOUNDS_MS[i] (the last: above all)."""
+class Timing:
+    """A histogram of durations in ``REGISTRY`` and the longest one since start."""
 
-    def __init__(self) -> None:
-        self.counts = [0] * (len(BOUNDS_MS) + 1)
-        self.total_s = 0.0
-        self.max_s = 0.0
+    def __init__(self, name: str, documentation: str) -> None:
+        self.histogram = Histogram(
+            f"{name}_seconds", documentation, buckets=BUCKETS, registry=REGISTRY
+        )
+        self.longest = Gauge(
+            f"{name}_max_seconds",
+            f"The longest value of {name}_seconds since start.",
+            registry=REGISTRY,
+        )
+        self._max = 0.0
 
     def observe(self, seconds: float) -> None:
-        self.counts[bisect.bisect_left(BOUNDS_MS, seconds * 1000.0)] += 1
-        self.total_s += seconds
-        if seconds > self.max_s:
-            self.max_s = seconds
+        self.histogram.observe(seconds)
+        if seconds > self._max:
+            self._max = seconds
+            self.longest.set(seconds)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "bounds_ms": list(BOUNDS_MS),
-            "counts": list(self.counts),
-            "total_s": round(self.total_s, 4),
-            "max_ms": round(self.max_s * 1000.0, 2),
-        }
+        """The JSON of ``/api/stats``, read back from the registry's own samples:
+        ``counts[i]`` holds the values <= ``BOUNDS_MS[i]`` (the last: above all)."""
+        return histogram_dict(self.histogram.collect(), self.longest.collect())
+
+
+def histogram_dict(families: list[Metric], longest: list[Metric] | None = None) -> dict[str, Any]:
+    """Per-bucket counts (not cumulative), total and longest of a histogram's samples (summed
+    over its labels)."""
+    cumulative = [0.0] * (len(BOUNDS_MS) + 1)
+    total = 0.0
+    for family in families:
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                le = sample.labels["le"]
+                i = len(BOUNDS_MS) if le == "+Inf" else BUCKETS.index(float(le))
+                cumulative[i] += sample.value
+            elif sample.name.endswith("_sum"):
+                total += sample.value
+    counts = [int(c - (cumulative[i - 1] if i else 0)) for i, c in enumerate(cumulative)]
+    longest_s = max((s.value for f in longest or [] for s in f.samples), default=0.0)
+    return {
+        "bounds_ms": list(BOUNDS_MS),
+        "counts": counts,
+        "total_s": round(total, 4),
+        "max_ms": round(longest_s * 1000.0, 2),
+    }
 
 
 def quantile_ms(before: dict[str, Any] | None, after: dict[str, Any], q: float) -> float | None:
@@ -77,9 +141,133 @@ def quantile_ms(before: dict[str, Any] | None, after: dict[str, Any], q: float) 
     return float("inf")
 
 
-ACTIONS = Histogram()
-COMMITS = Histogram()  # each transaction of the group-commit writer, statements to commit
-GC = Histogram()
+ACTIONS = Timing("atout_action", "Actions: from the frame being read to the ack being queued.")
+COMMITS = Timing("atout_commit", "Group-commit transactions: from the first statement to commit.")
+GC = Timing("atout_gc_pause", "Garbage collector pauses.")
+STALLS = Timing("atout_loop_stall", "How late the event loop's watchdog woke up.")
+BATCHES = Histogram(
+    "atout_commit_batch_size",
+    "Writes carried by one group-commit transaction.",
+    buckets=BATCH_BUCKETS,
+    registry=REGISTRY,
+)
+BOT_THINK = Histogram(
+    "atout_bot_think_seconds",
+    "A computer player's thinking, by level (executor hand-off included).",
+    ["level"],
+    buckets=BOT_BUCKETS,
+    registry=REGISTRY,
+)
+ERRORS = Counter(
+    "atout_errors",
+    "Error replies by code, over WebSocket (ws) or HTTP (http).",
+    ["code", "transport"],
+    registry=REGISTRY,
+)
+
+
+class LiveCollector(Collector):
+    """Gauges and counters read from the running RoomManager at each scrape."""
+
+    def __init__(self) -> None:
+        self.manager: RoomManager | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        manager = self.manager
+        if manager is None:
+            return
+        rooms = list(manager.rooms.values())
+        sockets = players = 0
+        for room in rooms:
+            for listener in room.listeners:
+                sockets += 1
+                players += 1 if listener.seats else 0
+        yield GaugeMetricFamily("atout_rooms", "Rooms in memory.", value=len(rooms))
+        yield GaugeMetricFamily("atout_sockets", "Game WebSockets attached to rooms.", sockets)
+        yield GaugeMetricFamily(
+            "atout_players_connected", "Sockets that hold at least one seat.", players
+        )
+        yield GaugeMetricFamily(
+            "atout_spectators", "Sockets that hold no seat (spectators).", sockets - players
+        )
+        yield CounterMetricFamily(
+            "atout_rooms_loaded", "Rooms restored from the database.", manager.loads
+        )
+        yield CounterMetricFamily(
+            "atout_rooms_evicted", "Idle rooms that left memory.", manager.evictions
+        )
+        w = manager.writer.stats
+        yield CounterMetricFamily(
+            "atout_commit_transactions", "Group-commit transactions.", w.transactions
+        )
+        yield CounterMetricFamily("atout_commit_writes", "Writes committed.", w.works)
+        yield GaugeMetricFamily(
+            "atout_commit_largest_batch",
+            "The most writes one transaction carried.",
+            w.largest_batch,
+        )
+        yield CounterMetricFamily(
+            "atout_commit_retried",
+            "Writes retried alone after a shared transaction failed.",
+            w.retried,
+        )
+        yield CounterMetricFamily(
+            "atout_commit_failed", "Writes whose transaction failed (not committed).", w.failed
+        )
+
+
+LIVE = LiveCollector()
+REGISTRY.register(LIVE)
+
+
+def stats_view() -> dict[str, Any]:
+    """``/api/stats``: the registry's values as JSON (one reading of ``REGISTRY``)."""
+    values: dict[str, float] = {}
+    families: dict[str, list[Metric]] = {}
+    for family in REGISTRY.collect():
+        families.setdefault(family.name, []).append(family)
+        for sample in family.samples:
+            if not sample.labels:
+                values[sample.name] = sample.value
+
+    def timing(name: str) -> dict[str, Any]:
+        return histogram_dict(
+            families.get(f"{name}_seconds", []), families.get(f"{name}_max_seconds")
+        )
+
+    def count(name: str) -> int:
+        return int(values.get(name, 0))
+
+    transactions, works = (
+        count("atout_commit_transactions_total"),
+        count("atout_commit_writes_total"),
+    )
+    commits = timing("atout_commit")
+    stall = timing("atout_loop_stall")
+    return {
+        "rooms": count("atout_rooms"),
+        "connections": count("atout_sockets"),
+        "players_connected": count("atout_players_connected"),
+        "spectators": count("atout_spectators"),
+        "loads": count("atout_rooms_loaded_total"),
+        "evictions": count("atout_rooms_evicted_total"),
+        "writer": {
+            "transactions": transactions,
+            "works": works,
+            "largest_batch": int(values.get("atout_commit_largest_batch", 0)),
+            "mean_batch": round(works / transactions, 2) if transactions else 0,
+            "retried": count("atout_commit_retried_total"),
+            "failed": count("atout_commit_failed_total"),
+            "mean_commit_ms": round(1000 * commits["total_s"] / max(1, sum(commits["counts"])), 3),
+        },
+        "actions": timing("atout_action"),
+        "commits": commits,
+        "gc": timing("atout_gc_pause"),
+        "stall": stall,
+        "longest_stall_ms": stall["max_ms"],
+    }
+
+
 _gc_started = [0.0]
 
 
@@ -133,5 +321,13 @@ async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None
         gc.unfreeze()
 
 
-def snapshot() -> dict[str, Any]:
-    return {"actions": ACTIONS.as_dict(), "commits": COMMITS.as_dict(), "gc": GC.as_dict()}
+async def watch_loop(interval: float | None = None) -> None:
+    """The stall watchdog: sleep ``interval`` (``WATCHDOG_SECONDS``), note how late the wake-up
+    came (``STALLS``), forever (the app cancels it). A callback that blocks the loop for B
+    seconds delays this wake-up by at least B - interval."""
+    every = WATCHDOG_SECONDS if interval is None else interval
+    clock = time.perf_counter
+    while True:
+        before = clock()
+        await asyncio.sleep(every)
+        STALLS.observe(max(0.0, clock() - before - every))

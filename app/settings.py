@@ -93,6 +93,11 @@ class Settings(BaseSettings):
         description="Friends games: after a deal's summary, the next deal is dealt when every "
         "connected player pressed Continue or after this many seconds.",
     )
+    metrics_token: str = Field(
+        default="",
+        description="A bearer token that opens /metrics and /api/stats from anywhere "
+        "(Authorization: Bearer ...). Empty: only requests from this machine may read them.",
+    )
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )

@@ -400,7 +400,7 @@ async def setup_table(base: str, variant: str, http: Any) -> tuple[str, list[str
     """Four browsers (cookies) and a friends game with all four seated."""
     cookies = []
     for _ in range(4):
-        response = await http.get(base + "/api/me")
+        response = await http.post(base + "/api/me")
         set_cookie = response.headers.get("set-cookie", "")
         if not set_cookie.startswith("atout_id="):
             raise BenchError("the server did not give a browser identity")
@@ -570,6 +570,18 @@ def _server_window(before: dict[str, Any], after: dict[str, Any], elapsed: float
         "gc_share": round((g1["total_s"] - g0["total_s"]) / elapsed, 4),
         "gc_over_50ms": sum(g1["counts"][6:]) - sum(g0["counts"][6:]),
         "gc_longest_ms_since_start": g1["max_ms"],
+        **_stalls(before.get("stall"), after.get("stall")),
+    }
+
+
+def _stalls(s0: dict[str, Any] | None, s1: dict[str, Any] | None) -> dict[str, Any]:
+    """The event loop's stalls in the window (the server's watchdog), when it reports them."""
+    if not s0 or not s1:
+        return {}
+    over = s1["bounds_ms"].index(100) + 1
+    return {
+        "stalls_over_100ms": sum(s1["counts"][over:]) - sum(s0["counts"][over:]),
+        "stall_longest_ms_since_start": s1["max_ms"],
     }
 
 
@@ -725,6 +737,11 @@ def print_results(r: dict[str, Any]) -> None:
             f"{window['gc_over_50ms']} over 50 ms; commits p99 <= "
             f"{window.get('commit_p99_ms_at_most')} ms, {window.get('commits_over_50ms')} over 50 ms"
         )
+        if "stalls_over_100ms" in window:
+            print(
+                f"event loop: {window['stalls_over_100ms']} stalls over 100 ms in the window, "
+                f"longest since start {window['stall_longest_ms_since_start']} ms"
+            )
     stats = (r.get("atout") or {}).get("server_stats") or {}
     if stats.get("writer"):
         w = stats["writer"]

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
-from app.metrics import COMMITS
+from app.metrics import BATCHES, COMMITS
 from app.persistence.db import set_sqlite_pragmas
 
 T = TypeVar("T")
@@ -212,6 +212,7 @@ class CommitQueue:
         self.stats.largest_batch = max(self.stats.largest_batch, size)
         self.stats.commit_seconds += elapsed
         COMMITS.observe(elapsed)
+        BATCHES.observe(size)
 
     async def _transaction(self, works: list[Work]) -> list[Any]:
         if self._sqlite:

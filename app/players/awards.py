@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from app.engine import Phase, State
 from app.engine.record import dump
+from app.logging import game_fields
 from app.persistence import players as store
 from app.persistence.repository import Work
 from app.players.levels import level_for
@@ -153,7 +154,7 @@ def award_work(
             except ValueError as exc:
                 log.warning(
                     "game not rated",
-                    extra={"event": "not_rated", "game": game_id, "error": str(exc)},
+                    extra=game_fields(game_id, event="not_rated", error=str(exc)),
                 )
                 after = {}
         result = AwardResult(game_id, outcome.part)
@@ -277,7 +278,7 @@ class Awards:
                 room.game_id, room.variant, room.mode, outcome, seat_infos(room), present
             )
         except Exception:
-            log.exception("could not prepare an award", extra={"game": room.game_id})
+            log.exception("could not prepare an award", extra=game_fields(room.game_id))
             return None
 
     def committed(self, result: AwardResult | None) -> None:
@@ -287,10 +288,10 @@ class Awards:
             self.levels.set_xp(identity_id, xp)
         log.info(
             "xp awarded",
-            extra={
-                "event": "xp_awarded",
-                "game": result.game_id,
-                "part": result.part,
-                "xp": {str(k): v for k, v in result.xp.items()},
-            },
+            extra=game_fields(
+                result.game_id,
+                event="xp_awarded",
+                part=result.part,
+                xp={str(k): v for k, v in result.xp.items()},
+            ),
         )

@@ -70,6 +70,21 @@ def profile_json(session: Session, identity_id: int) -> dict[str, Any]:
     }
 
 
+def new_profile_json() -> dict[str, Any]:
+    """The profile of a browser that has no identity yet: a player who has played nothing."""
+    return {
+        "name": None,
+        "progress": progress(0).as_json(),
+        "games": 0,
+        "wins": 0,
+        "modes": {
+            mode: {"xp": 0, "games": 0, "wins": 0, "left": 0}
+            for mode in ("friends", "computer", "local")
+        },
+        "ratings": {family: rating_json(None) for family in FAMILIES},
+    }
+
+
 def ranking_json(session: Session, family: str, limit: int = 100) -> dict[str, Any]:
     """The ranking of a family: players with enough rated matches, and the bots' anchors."""
     if family not in FAMILIES:

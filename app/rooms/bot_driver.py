@@ -13,10 +13,13 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
+from app import metrics
 from app.bots import choose_action
 from app.engine import action_from_json, current_player, seat_view
+from app.logging import game_fields
 from app.rooms.model import Status, owner
 
 if TYPE_CHECKING:
@@ -61,12 +64,14 @@ class BotDriver:
         """Run a bot off the event loop (a worker process by default)."""
         rng = random.Random(secrets.randbits(64))
         loop = asyncio.get_running_loop()
+        started = time.perf_counter()
         # A bot that has not answered in BOT_THINK_SECONDS is given up and asked again (a worker
         # stuck or lost must not stall the table for good): _turn logs it and retries.
         result: dict[str, Any] = await asyncio.wait_for(
             loop.run_in_executor(self.room.services.executor, choose_action, view, level, rng),
             BOT_THINK_SECONDS,
         )
+        metrics.BOT_THINK.labels(level=level).observe(time.perf_counter() - started)
         return result
 
     async def _turn(self, seat: int, version: int) -> None:
@@ -93,12 +98,9 @@ class BotDriver:
             retry_after = min(30.0, 0.5 * 2 ** min(self.failures, 6))
             log.error(
                 "bot failed to act",
-                extra={
-                    "event": "bot_failed",
-                    "game": room.game_id,
-                    "seat": seat,
-                    "error": f"{type(exc).__name__}: {exc}",
-                },
+                extra=game_fields(
+                    room.game_id, seat, event="bot_failed", error=f"{type(exc).__name__}: {exc}"
+                ),
             )
         finally:
             self.task = None

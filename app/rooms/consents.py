@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from app.engine import Phase, State
+from app.logging import game_fields
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
@@ -169,7 +170,7 @@ class Consents:
             except Exception:
                 log.exception(
                     "could not deal the next deal",
-                    extra={"event": "store_failed", "game": room.game_id},
+                    extra=game_fields(room.game_id, event="store_failed"),
                 )
 
     async def agree(self, listener: Listener, kind: str, msg_id: str | None) -> None:
@@ -211,7 +212,7 @@ class Consents:
         except Exception:
             log.exception(
                 "could not store a consent",
-                extra={"event": "store_failed", "game": room.game_id},
+                extra=game_fields(room.game_id, event="store_failed", seats=sorted(agreed)),
             )
             raise CommandError(
                 "server_error", "the agreement could not be saved; try again"

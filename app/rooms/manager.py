@@ -22,9 +22,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import metrics
 from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
+from app.logging import game_fields
 from app.persistence import repository as repo
 from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
@@ -106,7 +106,7 @@ class RoomManager:
             try:
                 await asyncio.wait_for(room.close(reason="server shutting down"), 10)
             except Exception:
-                log.exception("room did not close", extra={"game": room.game_id})
+                log.exception("room did not close", extra=game_fields(room.game_id))
 
     async def _evict_loop(self) -> None:
         idle = float(self.settings.idle_room_seconds)
@@ -125,7 +125,7 @@ class RoomManager:
             del self.rooms[room.game_id]
         await room.close(reason="idle")
         self.evictions += 1
-        log.info("room left memory", extra={"event": "room_evicted", "game": room.game_id})
+        log.info("room left memory", extra=game_fields(room.game_id, event="room_evicted"))
 
     # ------------------------------------------------------------------ rooms
 
@@ -156,7 +156,7 @@ class RoomManager:
         self.loads += 1
         log.info(
             "room restored",
-            extra={"event": "room_loaded", "game": game_id, "version": room.version},
+            extra=game_fields(game_id, event="room_loaded", version=room.version),
         )
         return room
 
@@ -273,12 +273,7 @@ class RoomManager:
         self.rooms[game_id] = room
         log.info(
             "game created",
-            extra={
-                "event": "game_created",
-                "game": game_id,
-                "variant": room.variant,
-                "mode": spec.mode,
-            },
+            extra=game_fields(game_id, event="game_created", variant=room.variant, mode=spec.mode),
         )
         return room
 
@@ -363,13 +358,3 @@ class RoomManager:
         for room in list(self.rooms.values()):
             if room.seats_of(identity_id) and room.status != Status.FINISHED:
                 await room.rename(identity_id, name)
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "rooms": len(self.rooms),
-            "connections": sum(len(r.listeners) for r in self.rooms.values()),
-            "loads": self.loads,
-            "evictions": self.evictions,
-            "writer": self.writer.stats.as_dict(),
-            **metrics.snapshot(),
-        }

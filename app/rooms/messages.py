@@ -34,6 +34,7 @@ from pydantic import (
     create_model,
 )
 
+from app import metrics
 from app.rooms.actions import BidValue, Card, Denom, EngineAction, Rank, Suit
 
 # ----------------------------------------------------------------- shapes (TypedDict)
@@ -150,7 +151,8 @@ def error(
     code: str, message: str, msg_id: str | None = None, reason: dict[str, Any] | None = None
 ) -> ErrorMsg:
     """``reason`` (an ``illegal_action``'s rule as data, e.g. ``{"code": "must_follow",
-    "suit": "H"}``) is sent only when there is one."""
+    "suit": "H"}``) is sent only when there is one. Counted in ``atout_errors_total``."""
+    metrics.ERRORS.labels(code=code, transport="ws").inc()
     if reason is None:
         return {"type": "error", "code": code, "message": message, "id": msg_id}
     return {"type": "error", "code": code, "message": message, "id": msg_id, "reason": reason}

@@ -51,6 +51,7 @@ from app.engine import (
     stored_options,
 )
 from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
+from app.logging import game_fields
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
@@ -502,7 +503,8 @@ class Room:
             done = await self.services.writer.submit(work)
         except Exception:
             log.exception(
-                "could not store an action", extra={"event": "store_failed", "game": self.game_id}
+                "could not store an action",
+                extra=game_fields(self.game_id, seat, event="store_failed"),
             )
             raise CommandError("server_error", "the move could not be saved; try again") from None
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.engine import Event, new_match
+from app.logging import game_fields
 from app.persistence import repository as repo
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import RoomInfo
@@ -274,6 +275,6 @@ class Seating:
         room.bots.schedule()
         log.info(
             "player left",
-            extra={"event": "seat_left", "game": room.game_id, "seats": list(held)},
+            extra=game_fields(room.game_id, held[0], event="seat_left", seats=list(held)),
         )
         return room.room_json(identity_id)

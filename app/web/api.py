@@ -14,10 +14,17 @@ from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from app import metrics
 from app.dependencies import IdentitiesDep, RoomsDep, SettingsDep, rooms_of
 from app.rooms import CommandError, GameSpec, RoomManager, SeatSpec
 from app.rooms.room import JoinResult
-from app.web.identity import CurrentIdentity, IdentityDep, get_identity
+from app.web.identity import (
+    CurrentIdentity,
+    IdentityDep,
+    ViewerDep,
+    get_identity,
+    identity_from_cookie,
+)
 from app.web.messages import CreateGameBody, JoinBody, NameBody, SeatsBody
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -71,9 +78,15 @@ async def list_games(rooms: RoomManager, identity: CurrentIdentity) -> dict[str,
 
 
 async def page_access(request: Request, game_id: str) -> str:
-    """For ``/g/{id}``: join or reclaim, then ``ok`` (seat or spectator), ``full`` or ``missing``."""
-    identity = await get_identity(request)
-    result = await join_game(rooms_of(request), game_id, identity)
+    """For ``/g/{id}``: join or reclaim, then ``ok`` (seat or spectator), ``full`` or ``missing``.
+    A browser without an identity gets one only when the game exists (opening a link joins)."""
+    rooms = rooms_of(request)
+    identity = await identity_from_cookie(request)
+    if identity is None:
+        if await rooms.get(game_id) is None:
+            return "missing"
+        identity = await get_identity(request)
+    result = await join_game(rooms, game_id, identity)
     if result is None:
         return "missing"
     return "full" if result.role == "full" else "ok"
@@ -82,11 +95,23 @@ async def page_access(request: Request, game_id: str) -> str:
 # ---------------------------------------------------------------------------- me
 
 
-@router.get("/me")
-async def me(identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
-    grouped = await list_games(rooms, identity)
+async def _me_json(rooms: RoomManager, identity: CurrentIdentity) -> dict[str, Any]:
+    grouped = await list_games(rooms, identity) if identity.id else {}
     games = [g for mode in ("computer", "local", "friends") for g in grouped.get(mode, [])]
     return {"name": identity.name, "games": games, "grouped": grouped}
+
+
+@router.get("/me")
+async def me(identity: ViewerDep, rooms: RoomsDep) -> dict[str, Any]:
+    """This browser's name and unfinished games (none, and no identity created, if it has
+    none yet)."""
+    return await _me_json(rooms, identity)
+
+
+@router.post("/me")
+async def start_identity(identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
+    """The same as ``GET /api/me``, creating this browser's identity (and cookie) if new."""
+    return await _me_json(rooms, identity)
 
 
 @router.post("/me/name")
@@ -138,7 +163,7 @@ async def _room_or_404(rooms: RoomManager, game_id: str) -> Any:
 
 
 @router.get("/games/{game_id}")
-async def game_summary(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
+async def game_summary(game_id: str, identity: ViewerDep, rooms: RoomsDep) -> dict[str, Any]:
     room = await _room_or_404(rooms, game_id)
     if not room.seats_of(identity.id) and not room.spectators_allowed and room.status != "waiting":
         raise ApiError(403, "not_allowed", "this table is full")
@@ -178,7 +203,7 @@ async def move_seats(
 
 
 @router.get("/games/{game_id}/record")
-async def record(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
+async def record(game_id: str, identity: ViewerDep, rooms: RoomsDep) -> dict[str, Any]:
     room = await _room_or_404(rooms, game_id)
     try:
         result: dict[str, Any] = room.record(identity.id)
@@ -200,15 +225,6 @@ def _schema_documents() -> dict[str, Any]:
     return schemas()
 
 
-@router.get("/stats", include_in_schema=False)
-async def stats(request: Request, rooms: RoomsDep) -> dict[str, Any]:
-    """Counters for `atout bench load`: rooms, connections, commits (localhost only)."""
-    client = request.client.host if request.client else ""
-    if client not in ("127.0.0.1", "::1"):
-        raise ApiError(404, "not_found", "not found")
-    return rooms.stats()
-
-
 # ---------------------------------------------------------------------------- errors
 
 
@@ -217,6 +233,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        metrics.ERRORS.labels(code=exc.code, transport="http").inc()
         return JSONResponse(
             {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
         )
@@ -231,6 +248,7 @@ def install(app: FastAPI) -> None:
         where = ".".join(str(p) for p in loc) or "body"
         code = FIELD_ERRORS.get(str(loc[0]), "invalid_request") if loc else "invalid_request"
         message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+        metrics.ERRORS.labels(code=code, transport="http").inc()
         return JSONResponse(
             {"error": {"code": code, "message": f"{where}: {message}"[:300]}}, status_code=422
         )

@@ -1,13 +1,18 @@
-"""Anonymous browser identities: the ``atout_id`` cookie and the ``IdentityDep`` dependency.
+"""Anonymous browser identities: the ``atout_id`` cookie, ``IdentityDep`` and ``ViewerDep``.
 
-The first time a browser is seen it gets a random token (256 bits from ``secrets``) in an
-HttpOnly, SameSite=Lax cookie ``atout_id`` (Secure when the site is served over https). The
+An identity is created only when a browser does something that needs one: creates a game,
+joins one (``POST /api/games/{id}/join``, or opening a game's link), names itself, takes a seat,
+or asks for one (``POST /api/me``). It then gets a random token (256 bits from ``secrets``) in an
+HttpOnly, SameSite=Lax cookie ``atout_id`` (Secure when the site is served over https). Reading
+(pages, ``GET /api/...``) never creates one, so a crawler leaves no row behind. The
 database stores only the token's SHA-256; a presented token is looked up by that hash and the
 hashes are compared again with ``hmac.compare_digest``.
 
-Page routes and API routes use the same dependency::
+Routes that act declare ``IdentityDep`` (created if new); routes that only read declare
+``ViewerDep``: the browser's identity if it has one, else ``ANONYMOUS`` (id 0, which no
+identity has: it holds no seat and owns nothing)::
 
-    @router.get("/something")
+    @router.post("/something")
     async def something(identity: IdentityDep) -> ...:
         identity.id, identity.name
 
@@ -183,4 +188,13 @@ async def identity_from_cookie(connection: HTTPConnection) -> CurrentIdentity | 
     return await identities_of(connection).find(connection.cookies.get(COOKIE))
 
 
+ANONYMOUS = CurrentIdentity(0, None)  # identity ids start at 1
+
+
+async def get_viewer(request: Request) -> CurrentIdentity:
+    """FastAPI dependency for reads: this browser's identity, or ``ANONYMOUS``; never creates."""
+    return await identity_from_cookie(request) or ANONYMOUS
+
+
 IdentityDep = Annotated[CurrentIdentity, Depends(get_identity)]
+ViewerDep = Annotated[CurrentIdentity, Depends(get_viewer)]

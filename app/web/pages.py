@@ -20,6 +20,7 @@ from app.dependencies import templates_of
 from app.engine import VARIANTS, get_rules
 from app.web.api import page_access
 from app.web.i18n import LANGUAGE_COOKIE, LANGUAGES, catalog, negotiate, translate
+from app.web.security import SecurityHeadersMiddleware
 
 router = APIRouter(include_in_schema=False)
 
@@ -164,6 +165,8 @@ async def _table_access(request: Request, game_id: str) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """Add the pages and gzip compression (first load must stay under 200 KB) to ``app``."""
+    """Add the pages, gzip compression (first load must stay under 200 KB) and the security
+    headers (app/web/security.py) to ``app``."""
     app.add_middleware(GZipMiddleware, minimum_size=600)
+    app.add_middleware(SecurityHeadersMiddleware, settings=app.state.settings)
     app.include_router(router)

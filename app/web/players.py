@@ -30,7 +30,7 @@ from app.players.frames import game_id_in_meta, replay_frames, seats_in_meta
 from app.players.ratings import FAMILIES
 from app.rooms import CommandError, RoomManager
 from app.web.api import ApiError
-from app.web.identity import SCOPE_KEY, TOKEN_BYTES, IdentityDep
+from app.web.identity import SCOPE_KEY, TOKEN_BYTES, IdentityDep, ViewerDep
 from app.web.pages import render, script_json
 
 log = logging.getLogger("atout.players")
@@ -52,12 +52,14 @@ class ClaimBody(BaseModel):
 
 
 @api.get("/me/profile")
-async def my_profile(identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
+async def my_profile(identity: ViewerDep, session: SessionDep) -> dict[str, Any]:
+    if not identity.id:
+        return service.new_profile_json()
     return await session.run_sync(lambda s: service.profile_json(s, identity.id))
 
 
 @api.get("/me/history")
-async def my_history(identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
+async def my_history(identity: ViewerDep, session: SessionDep) -> dict[str, Any]:
     games = await session.run_sync(lambda s: service.history_json(s, identity.id))
     return {"games": games}
 
@@ -125,7 +127,7 @@ async def ranking(family: str, session: SessionDep) -> dict[str, Any]:
 
 
 @api.get("/games/{game_id}/awards")
-async def game_awards(game_id: str, identity: IdentityDep, session: SessionDep) -> dict[str, Any]:
+async def game_awards(game_id: str, identity: ViewerDep, session: SessionDep) -> dict[str, Any]:
     """What this browser earned in this game (nothing until a match or duel game ends)."""
     return await session.run_sync(lambda s: service.awards_json(s, game_id, identity.id))
 
@@ -170,7 +172,7 @@ async def game_replay(rooms: RoomManager, game_id: str, identity_id: int) -> dic
 
 
 @api.get("/games/{game_id}/replay")
-async def replay_game(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> dict[str, Any]:
+async def replay_game(game_id: str, identity: ViewerDep, rooms: RoomsDep) -> dict[str, Any]:
     return await game_replay(rooms, game_id, identity.id)
 
 
@@ -222,8 +224,10 @@ async def _stored_seats(
 
 
 @pages.get("/profile", response_class=HTMLResponse)
-async def profile_page(request: Request, identity: IdentityDep, session: SessionDep) -> Response:
+async def profile_page(request: Request, identity: ViewerDep, session: SessionDep) -> Response:
     def both(session: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if not identity.id:
+            return service.new_profile_json(), []
         return service.profile_json(session, identity.id), service.history_json(
             session, identity.id
         )
@@ -243,7 +247,7 @@ async def ranking_home() -> Response:
 
 @pages.get("/ranking/{family}", response_class=HTMLResponse)
 async def ranking_page(
-    request: Request, family: str, identity: IdentityDep, session: SessionDep
+    request: Request, family: str, identity: ViewerDep, session: SessionDep
 ) -> Response:
     if family not in FAMILIES:
         return render(request, "not_found.html", status=404)

@@ -2,7 +2,8 @@
 
 ``install(app)``: the identity cookie middleware, the JSON API and the WebSocket endpoint.
 ``start(app)`` (lifespan start, after the database is open): the group-commit writer, the bots'
-executor (worker processes by default) and the RoomManager. Rooms are restored lazily: the first
+executor (worker processes by default), the RoomManager (whose live counts ``/metrics`` reads),
+the event loop's stall watchdog and the garbage collection schedule (app/metrics.py). Rooms are restored lazily: the first
 request or connection naming a game replays its record from the database.
 ``stop(app)`` (lifespan end, before the database closes): every room finishes its command in
 progress, then the writer flushes what is queued, then the executor stops.
@@ -11,6 +12,7 @@ progress, then the writer flushes what is queued, then the executor stops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -25,7 +27,7 @@ from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
-from app.web import api, ws
+from app.web import api, ops, ws
 from app.web.identity import Identities, IdentityMiddleware
 
 log = logging.getLogger("atout.web")
@@ -37,6 +39,7 @@ def install(app: FastAPI) -> None:
         IdentityMiddleware, force_secure=settings.public_base_url.startswith("https://")
     )
     api.install(app)
+    ops.install(app)  # /metrics, /api/stats
     app.include_router(ws.router)
 
 
@@ -77,6 +80,8 @@ async def start(app: FastAPI) -> None:
     app.state.bot_executor = executor
     app.state.rooms = rooms
     app.state.identities = Identities(app.state.sessionmaker, writer)
+    metrics.LIVE.manager = rooms
+    app.state.watchdog = asyncio.create_task(metrics.watch_loop(), name="atout-watchdog")
     if settings.gc_schedule:
         stop = asyncio.Event()
         task = asyncio.create_task(
@@ -86,6 +91,11 @@ async def start(app: FastAPI) -> None:
 
 
 async def stop(app: FastAPI) -> None:
+    watchdog: asyncio.Task[None] | None = getattr(app.state, "watchdog", None)
+    if watchdog is not None:
+        watchdog.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watchdog
     schedule = getattr(app.state, "gc_schedule", None)
     if schedule is not None:
         schedule[0].set()
@@ -93,6 +103,8 @@ async def stop(app: FastAPI) -> None:
     rooms: RoomManager | None = getattr(app.state, "rooms", None)
     if rooms is not None:
         await rooms.stop()
+        if metrics.LIVE.manager is rooms:
+            metrics.LIVE.manager = None
     writer: CommitQueue | None = getattr(app.state, "writer", None)
     if writer is not None:
         await writer.close()

@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import metrics
+from app.logging import game_fields
 from app.rooms import CommandError, Room, RoomClosed, RoomManager
 from app.rooms.messages import dumps, error, pong
 from app.settings import Settings
@@ -243,7 +244,12 @@ async def _read_loop(
             conn.close(CLOSE_RESTART, "the room closed; reconnect")
             return
         except Exception:
-            log.exception("command failed", extra={"event": "command_failed", "game": room.game_id})
+            log.exception(
+                "command failed",
+                extra=game_fields(
+                    room.game_id, conn.seats[0] if conn.seats else None, event="command_failed"
+                ),
+            )
             msg_id = getattr(msg, "id", None)
             conn.send_json(
                 error("server_error", "the server failed to handle this message", msg_id)

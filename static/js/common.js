@@ -92,3 +92,15 @@ export async function api(path, { method = "GET", body } = {}) {
 export function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
+
+/** Progress bars (`.xp-bar[aria-valuenow] > span`) take their width from their value: through
+ * the CSSOM, since the pages' Content-Security-Policy refuses inline style attributes. */
+export function fillBars(root = document) {
+  for (const bar of root.querySelectorAll(".xp-bar[aria-valuenow]")) {
+    const span = bar.querySelector("span");
+    const percent = Math.max(0, Math.min(100, Number(bar.getAttribute("aria-valuenow")) || 0));
+    if (span) span.style.width = `${percent}%`;
+  }
+}
+
+fillBars();

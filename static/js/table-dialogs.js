@@ -1,7 +1,7 @@
 // Region: the dialogs over the table: the deal summary, the match's end (with what this browser
 // earned), the score sheet, the last trick and the bid history.
 import { cardElement } from "./cards.js";
-import { api, escapeHTML } from "./common.js";
+import { api, escapeHTML, fillBars } from "./common.js";
 import { t } from "./i18n.js";
 import { $, app, button, openDialog } from "./table-dom.js";
 import { awaitsMyContinue, consentButton, nextDealLine, refreshNextDealLines } from "./table-controls.js";
@@ -170,13 +170,14 @@ function awardsBox(entry, progress) {
   const up = progress.level > levelBefore ? ` <span class="level-up">${escapeHTML(t("xp.level_up", { n: progress.level }))}</span>` : "";
   html +=
     `<p class="level-line"><span class="lvl-badge">${progress.level}</span> ${escapeHTML(t("profile.level", { n: progress.level }))} · ${escapeHTML(t("profile.xp", { n: progress.xp }))}${up}</p>` +
-    `<div class="xp-bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${progress.percent}"><span style="width: ${progress.percent}%"></span></div>` +
+    `<div class="xp-bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${progress.percent}"><span></span></div>` +
     `<p class="muted small">${escapeHTML(t("profile.to_next", { n: progress.to_next, level: progress.level + 1 }))}</p>`;
   if (entry.rating_after !== null && entry.rating_after !== undefined) {
     html += `<p class="small">${escapeHTML(t("xp.rating", { family: t(`family.${entry.family}`), before: entry.rating_before, after: entry.rating_after }))}</p>`;
   }
   html += `<p class="small"><a href="/profile">${escapeHTML(t("nav.profile"))}</a> · <a href="/replay/${encodeURIComponent(app.dataset.gameId)}">${escapeHTML(t("history.replay"))}</a></p>`;
   el.innerHTML = html;
+  fillBars(el);
   return el;
 }
 

@@ -78,7 +78,7 @@ def test_friends_play_a_duel_agree_to_a_new_deal_and_reload(server, chromium) ->
             page.locator("#dlg-deal [data-action=next_deal]").click()
         else:
             page.locator("#controls [data-action=next_deal]").click()
-    host.wait_for_function("window.atoutTable.state.view.phase === 'bidding'")
+    host.wait_for_function("() => window.atoutTable.state.view.phase === 'bidding'")
     play_duel_turns(host, guest, lambda: host.locator("#trick .slot").count() > 0 or deals() > 1)
     # the guest reloads mid-deal: same seat, same cards
     before = pile_cards(guest)

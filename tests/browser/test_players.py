@@ -62,7 +62,7 @@ def test_a_short_match_earns_xp_then_replay_download_and_import(
     assert box.locator(".xp-bar").count() == 1
     screenshot(page, "match-end-xp-en")
     page.wait_for_function(
-        f"document.querySelector(\".seat[data-seat='{me}'] .lvl-badge\").textContent === '{level}'"
+        f"() => document.querySelector(\".seat[data-seat='{me}'] .lvl-badge\").textContent === '{level}'"
     )
 
     # the profile shows the new XP and level, and the game in the history

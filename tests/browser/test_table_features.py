@@ -132,7 +132,7 @@ def test_tapping_an_illegal_card_says_which_rule_forbids_it(server, chromium, la
                 before = version(page)
                 page.evaluate("document.getElementById('toast').textContent = ''")
                 refused.first.click(force=True)  # a player can tap a dimmed card
-                page.wait_for_function("document.getElementById('toast').textContent !== ''")
+                page.wait_for_function("() => document.getElementById('toast').textContent !== ''")
                 text = page.locator("#toast").text_content()
                 assert any(text.startswith(s) for s in starts), (text, starts)
                 assert text != cat["illegal.generic"] and "{" not in text
@@ -314,7 +314,7 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     page.wait_for_timeout(300)
     assert version(page) == before  # the first tap played nothing
     raised.tap()
-    page.wait_for_function(f"!document.querySelector(\"#hand .card[data-card='{name}']\")")
+    page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
     # switched off in the settings, remembered after a reload: one tap plays
     page.click("#btn-settings")
     toggle = page.locator("#setting-confirm")
@@ -327,7 +327,7 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     card = page.locator("#hand button.card[aria-disabled=false]").first
     name = card.get_attribute("data-card")
     card.tap()
-    page.wait_for_function(f"!document.querySelector(\"#hand .card[data-card='{name}']\")")
+    page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
     page.click("#btn-settings")
     assert not page.locator("#setting-confirm").is_checked()
     assert page.errors == []
@@ -350,7 +350,9 @@ def test_tap_twice_on_the_duel_piles(server, chromium) -> None:
     assert "raised" in mine.get_attribute("class")
     assert version(page) == before
     mine.tap()
-    page.wait_for_function(f"!document.querySelector(\"#piles-bottom .card[data-card='{name}']\")")
+    page.wait_for_function(
+        f"() => !document.querySelector(\"#piles-bottom .card[data-card='{name}']\")"
+    )
     assert page.errors == []
     page.context.close()
 
@@ -365,7 +367,7 @@ def test_one_click_plays_with_a_mouse(server, chromium) -> None:
     card = page.locator("#hand button.card[aria-disabled=false]").first
     name = card.get_attribute("data-card")
     card.click()
-    page.wait_for_function(f"!document.querySelector(\"#hand .card[data-card='{name}']\")")
+    page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
     page.click("#btn-settings")
     assert not page.locator("#setting-confirm").is_checked()
     page.context.close()
@@ -401,7 +403,7 @@ def test_sound_is_off_by_default_then_generated_and_remembered(server, chromium)
     page.click("#btn-settings")
     assert not page.locator("#setting-sound").is_checked()
     page.check("#setting-sound")
-    page.wait_for_function("window.__sounds > 0")  # a sample of the turn sound
+    page.wait_for_function("() => window.__sounds > 0")  # a sample of the turn sound
     page.keyboard.press("Escape")
     heard = page.evaluate("window.__sounds")
     played = 0
@@ -412,7 +414,7 @@ def test_sound_is_off_by_default_then_generated_and_remembered(server, chromium)
         take_turn(page, state)
         if played >= 2:
             break
-    page.wait_for_function(f"window.__sounds > {heard}")
+    page.wait_for_function(f"() => window.__sounds > {heard}")
     page.reload()
     page.wait_for_selector("#table-app[data-state=ready]")
     assert page.locator("#setting-sound").is_checked()  # the settings dialog's box, closed
@@ -512,7 +514,7 @@ def test_keyboard_focus_follows_the_turn_and_every_action_has_a_key(server, chro
             assert where["inControls"] and where["action"], where  # no Tab presses to bid
             before = version(page)
             page.keyboard.press("p")  # pass, by its key
-            page.wait_for_function(f"window.atoutTable.state.version > {before}")
+            page.wait_for_function(f"() => window.atoutTable.state.version > {before}")
             bid_done = True
             continue
         if state == "turn:play" and not page.locator("#controls [data-action=call]").count():
@@ -520,7 +522,7 @@ def test_keyboard_focus_follows_the_turn_and_every_action_has_a_key(server, chro
             assert where["inHand"] and where["card"] and where["usable"], where
             page.keyboard.press("Enter")
             page.wait_for_function(
-                f"!document.querySelector(\"#hand .card[data-card='{where['card']}']\")"
+                f"() => !document.querySelector(\"#hand .card[data-card='{where['card']}']\")"
             )
             play_done = True
             if bid_done:
@@ -562,7 +564,7 @@ def test_digit_keys_play_the_nth_card(server, chromium) -> None:
     name = legal.get_attribute("data-card")
     assert f"({key})" in legal.get_attribute("title")
     page.keyboard.press(key)
-    page.wait_for_function(f"!document.querySelector(\"#hand .card[data-card='{name}']\")")
+    page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
     page.context.close()
 
 
@@ -604,7 +606,7 @@ def test_waiting_room_offers_seats_to_guests_and_computer_players_to_the_host(
     guest_frames = frames_sent(guest)
     guest.goto(link)
     guest.wait_for_selector("#table-app[data-waiting=yes]")
-    guest.wait_for_function("window.atoutTable.state.room.seats.some(s => s.you)")
+    guest.wait_for_function("() => window.atoutTable.state.room.seats.some(s => s.you)")
     # a guest: "Sit here" on each free seat, no computer players to add
     guest.wait_for_selector("#waiting [data-action^=take-seat-]")
     assert guest.locator("#waiting [data-action^=seat-bot-]").count() == 0

@@ -386,6 +386,6 @@ def test_the_next_deal_waits_for_continue_when_the_server_holds_it(server, chrom
     page.wait_for_timeout(1000)  # the bots would have bid by now if the deal were dealt
     assert page.evaluate("window.atoutTable.state.view.phase") == "deal_over"
     page.locator("#dlg-deal [data-action=continue]").click()
-    page.wait_for_function("window.atoutTable.state.view.phase !== 'deal_over'")
+    page.wait_for_function("() => window.atoutTable.state.view.phase !== 'deal_over'")
     assert errors == []
     context.close()

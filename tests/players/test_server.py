@@ -241,10 +241,13 @@ async def test_the_transfer_code_moves_the_identity_once(module_server) -> None:
     status, me = await third.get("/api/me")
     assert me["name"] is None
 
-    # the first browser now holds a fresh identity
+    # the first browser's token is unknown now: it reads as a new browser, and gets a fresh
+    # identity when it does something that needs one
     status, me = await first.get("/api/me")
     assert me["name"] is None and me["games"] == []
-    assert first.token != old_token
+    assert first.token == old_token
+    status, _ = await first.post("/api/me")
+    assert status == 200 and first.token != old_token
     status, profile = await first.get("/api/me/profile")
     assert profile["progress"]["xp"] == 0
 

@@ -23,9 +23,11 @@ async def query(url: str, sql: str) -> list[tuple]:
         await engine.dispose()
 
 
-async def test_first_visit_sets_an_httponly_lax_cookie_and_stores_only_its_hash(module_server):
+async def test_asking_for_an_identity_sets_an_httponly_lax_cookie_and_stores_only_its_hash(
+    module_server,
+):
     async with httpx.AsyncClient(base_url=module_server.base_url) as client:
-        response = await client.get("/api/me")
+        response = await client.post("/api/me")
     assert response.status_code == 200
     assert response.json()["games"] == []
     cookie = response.headers["set-cookie"]
@@ -48,7 +50,7 @@ async def test_first_visit_sets_an_httponly_lax_cookie_and_stores_only_its_hash(
 async def test_an_unknown_or_malformed_token_gets_a_fresh_identity(module_server):
     for bad in ("x" * 43, "short", "../../etc"):
         async with httpx.AsyncClient(base_url=module_server.base_url) as client:
-            response = await client.get("/api/me", headers={"Cookie": f"atout_id={bad}"})
+            response = await client.post("/api/me", headers={"Cookie": f"atout_id={bad}"})
         assert response.status_code == 200
         assert "atout_id=" in response.headers["set-cookie"]
         assert bad not in response.headers["set-cookie"]

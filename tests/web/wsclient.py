@@ -1,6 +1,6 @@
 """A small test client of docs/protocol.md: a browser (cookie) with HTTP calls and sockets.
 
-    browser = await Browser.new(server)                 # GET /api/me: gets its atout_id cookie
+    browser = await Browser.new(server)                 # POST /api/me: gets its atout_id cookie
     status, body = await browser.post("/api/games", {...})
     sock = await browser.connect(game_id)              # the first message (state) is read
     await sock.act({"type": "pass"})                    # sends with the current version
@@ -37,7 +37,7 @@ class Browser:
     @classmethod
     async def new(cls, server: Any) -> Browser:
         browser = cls(server)
-        await browser.get("/api/me")
+        await browser.post("/api/me")
         assert browser.token, "the server did not set atout_id"
         return browser
 
