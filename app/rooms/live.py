@@ -119,16 +119,6 @@ class Live:
             if s != seat and room.seats[s].kind == "human" and room.seats[s].identity_id != owner
         }
 
-    def seat_json(self, seat: int) -> dict[str, Any]:
-        """The live fields of ``room.seats[i]``."""
-        s = self.room.seats[seat]
-        return {
-            "deadline": self.deadlines.get(seat),
-            "stand_in": s.stand_in if s.kind == "human" else None,
-            "away_since": self.away_since_ms(seat),
-            "stand_in_votes": sorted(self.votes.get(seat, ())),
-        }
-
     # ------------------------------------------------------------------ commands
 
     async def vote(self, listener: Listener, seat: int, msg_id: str | None) -> None:
