@@ -1,9 +1,18 @@
-"""The computer players of a room: one task at a time thinks for the bot seat to act.
+"""The computer players of a room: one task at a time thinks for the seat to act.
 
 When a bot seat is to act (the table is not paused and at least one player is connected) the
 driver waits ``bot_delay_ms``, takes the bot's seat view, runs ``app.bots.choose_action`` in
 the executor (never on the event loop) and sends the answer through the room's one command
 path, with the version it saw: a stale answer is dropped and the bot thinks again.
+
+Two more players go the same way, for a human seat:
+
+* the **stand-in** (RULES.md D-22) of a seat it plays (live.py ``active``): a bot of the
+  table's ``stand_in`` level, at the bots' pace, its actions marked ``"by": "stand_in"`` (the
+  next deal does not wait for that seat's consent: consents.py ``needed``);
+* **forced play** (D-23): in the card play, a seat with exactly one legal action held by a
+  connection whose ``auto_play`` is on gets it played after ``auto_play_seconds``, marked
+  ``"by": "auto"``. Never for a seat with a choice.
 """
 
 from __future__ import annotations
@@ -18,7 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 from app import metrics
 from app.bots import choose_action
-from app.engine import action_from_json, current_player, seat_view
+from app.engine import (
+    Action,
+    Phase,
+    State,
+    action_from_json,
+    current_player,
+    legal_actions,
+    seat_view,
+)
 from app.logging import game_fields
 from app.rooms.model import Status, owner
 
@@ -35,30 +52,64 @@ class BotDriver:
         self.room = owner(room)
         self.task: asyncio.Task[None] | None = None
         self.failures = 0
+        # (seat, by, version) of the task while it waits before acting: a turn that is no
+        # longer the one to play (its player acted first) is cancelled then, not waited for
+        self._waiting: tuple[int, str | None, int] | None = None
 
-    def to_act(self) -> int | None:
-        """The bot seat that should act now, if any."""
+    def to_act(self) -> tuple[int, str | None] | None:
+        """The seat the driver should play now, and its ``by``: None for a bot, "stand_in"
+        or "auto" for a human seat; None when nobody should."""
         room = self.room
         state = room.state
         if room.closed or room.status != Status.PLAYING or state is None:
             return None
-        seat = current_player(state)
-        if seat is None or room.seats[seat].kind != "bot":
-            return None
-        if room.is_paused() or not any(listener.seats for listener in room.listeners):
+        if not any(listener.seats for listener in room.listeners):
             return None  # bots wait for the humans
-        return seat
+        seat = current_player(state)
+        if seat is None:
+            return None
+        if room.is_paused():
+            return None
+        kind = room.seats[seat].kind
+        if kind == "bot":
+            return seat, None
+        if room.live.active(seat):
+            return seat, "stand_in"
+        if self.forced(state, seat):
+            return seat, "auto"
+        return None
+
+    def forced(self, state: State, seat: int) -> bool:
+        """Forced play (D-23): the seat has one legal action in the card play and one of its
+        connections asked for forced cards to be played."""
+        if state.phase is not Phase.PLAY:
+            return False
+        if not any(
+            seat in listener.seats and getattr(listener, "auto_play", False)
+            for listener in self.room.listeners
+        ):
+            return False
+        return len(legal_actions(state)) == 1
 
     def schedule(self) -> None:
-        if self.task is not None and not self.task.done():
-            return
-        seat = self.to_act()
-        if seat is None:
-            return
         room = self.room
+        if self.task is not None and not self.task.done():
+            waiting = self._waiting
+            if waiting is None or (waiting[2] == room.version and self.to_act() == waiting[:2]):
+                return
+            self.task.cancel()  # still waiting, for a turn that is over
+            self.task = self._waiting = None
+        turn = self.to_act()
+        if turn is None:
+            return
+        seat, by = turn
         self.task = asyncio.create_task(
-            self._turn(seat, room.version), name=f"bot-{room.game_id}-{seat}"
+            self._turn(seat, by, room.version), name=f"bot-{room.game_id}-{seat}"
         )
+
+    async def choose(self, state: State, seat: int, level: str) -> Action:
+        """What a bot of ``level`` plays for ``seat`` in ``state`` (its view only)."""
+        return action_from_json(await self.think(seat_view(state, seat), level))
 
     async def think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
         """Run a bot off the event loop (a worker process by default)."""
@@ -74,22 +125,14 @@ class BotDriver:
         metrics.BOT_THINK.labels(level=level).observe(time.perf_counter() - started)
         return result
 
-    async def _turn(self, seat: int, version: int) -> None:
+    async def _turn(self, seat: int, by: str | None, version: int) -> None:
+        """Play one turn, then hand over: whatever happened (played, stale, failed), the
+        next turn is scheduled here, since ``schedule`` called meanwhile (a player's own
+        action, for one) found this task alive and left the turn to it."""
         room = self.room
         retry_after = 0.0
         try:
-            delay = room.services.settings.bot_delay_ms / 1000
-            if delay:
-                await asyncio.sleep(delay)
-            state = room.state
-            if state is None or room.version != version or self.to_act() != seat:
-                return
-            level = room.seats[seat].level or "medium"
-            action = action_from_json(await self.think(seat_view(state, seat), level))
-            async with room.lock:
-                if room.closed or room.version != version or self.to_act() != seat:
-                    return
-                await room.execute(seat, action, version, None, None)
+            await self._play(seat, by, version)
             self.failures = 0
         except asyncio.CancelledError:
             raise
@@ -103,10 +146,34 @@ class BotDriver:
                 ),
             )
         finally:
-            self.task = None
+            if self.task is asyncio.current_task():
+                self.task = self._waiting = None
         if retry_after:
             await asyncio.sleep(retry_after)
         self.schedule()
+
+    async def _play(self, seat: int, by: str | None, version: int) -> None:
+        """Wait, think, and act for ``seat`` if it is still its turn at ``version``."""
+        room = self.room
+        turn = (seat, by)
+        settings = room.services.settings
+        delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
+        if delay:
+            self._waiting = (seat, by, version)
+            await asyncio.sleep(delay)
+            self._waiting = None
+        state = room.state
+        if state is None or room.version != version or self.to_act() != turn:
+            return
+        if by == "auto":
+            action = legal_actions(state)[0]
+        else:
+            level = room.live.stand_in_level() if by else room.seats[seat].level
+            action = await self.choose(state, seat, level or "medium")
+        async with room.lock:
+            if room.closed or room.version != version or self.to_act() != turn:
+                return
+            await room.execute(seat, action, version, None, None, by=by)
 
     async def stop(self) -> None:
         """Cancel the bot that is thinking (the room is closing)."""

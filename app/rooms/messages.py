@@ -51,6 +51,18 @@ class SeatInfo(TypedDict):
     connected: bool
     you: bool
     xp_level: int | None
+    deadline: int | None  # when this seat's running decision clock runs out (epoch ms)
+    stand_in: str | None  # away | left: the stand-in holds the seat
+    away_since: int | None  # since when no connection holds the seat (epoch ms)
+    stand_in_votes: list[int]  # the seats that agreed to the stand-in for this seat
+
+
+class TableSettings(TypedDict):
+    clock: str | int  # "none" | 15 | 30 | 60 | 120
+    stand_in: str  # the stand-in's level
+    away_seconds: int
+    chat: bool
+    spectator_chat: bool
 
 
 class ConsentInfo(TypedDict):
@@ -87,6 +99,8 @@ class RoomInfo(TypedDict):
     spectators_allowed: bool
     rematch: RematchInfo | None
     version: int
+    settings: TableSettings
+    clock_seconds: float | None  # a decision's length, or None without a clock
 
 
 class ErrorMsg(TypedDict):
@@ -226,6 +240,8 @@ SeatNo = Annotated[StrictInt, Field(ge=0, le=3)]
 Side = Annotated[StrictInt, Field(ge=0, le=3)]
 Count = Annotated[StrictInt, Field(ge=0)]
 Obj = dict[str, Any]
+By = Literal["stand_in", "auto"]  # who played an action for its seat (RULES.md §12)
+Level = Literal["easy", "medium", "hard"]
 Variant = Literal["classic", "coinche", "bulgarian", "bela", "duel"]
 OptionValue = StrictBool | StrictInt | StrictStr
 Options = dict[str, OptionValue]
@@ -580,6 +596,7 @@ class BidEvent(_Out):
     bid: Literal["pass", "bid", "double", "redouble"]
     contract: Denom | None = None
     value: BidValue | None = None
+    by: By | None = None
 
 
 @event
@@ -603,6 +620,7 @@ class ExchangedEvent(_Out):
     seat: SeatNo
     card: Card
     took: Card
+    by: By | None = None
 
 
 @event
@@ -617,6 +635,7 @@ class DiscardedEvent(_Out):
     type: Literal["discarded"]
     seat: SeatNo
     count: Count
+    by: By | None = None
 
 
 @event
@@ -634,6 +653,7 @@ class DeclaredEvent(_Out):
     type: Literal["declared"]
     seat: SeatNo
     combos: list[PublicCombo]
+    by: By | None = None
 
 
 @event
@@ -658,6 +678,7 @@ class CardPlayedEvent(_Out):
     type: Literal["card_played"]
     seat: SeatNo
     card: Card
+    by: By | None = None
 
 
 @event
@@ -718,6 +739,28 @@ class SeatModel(_Out):
     connected: StrictBool
     you: StrictBool
     xp_level: StrictInt | None
+    deadline: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        description="when this seat's decision clock runs out (epoch ms), or null"
+    )
+    stand_in: Literal["away", "left"] | None = Field(
+        description="the stand-in holds the seat: its player is away (the others agreed) or left"
+    )
+    away_since: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        description="since when no connection holds this human seat (epoch ms), or null"
+    )
+    stand_in_votes: list[SeatNo] = Field(
+        description="the seats that agreed to let the stand-in play for this seat"
+    )
+
+
+class TableSettingsModel(_Out):
+    """The table's settings (friends games; the host chooses them at creation)."""
+
+    clock: Literal["none", 15, 30, 60, 120]
+    stand_in: Level
+    away_seconds: Annotated[StrictInt, Field(ge=5, le=3600)]
+    chat: StrictBool
+    spectator_chat: StrictBool
 
 
 class ConsentModel(_Out):
@@ -754,6 +797,10 @@ class RoomModel(_Out):
     spectators_allowed: StrictBool
     rematch: RematchInfoModel | None
     version: Annotated[StrictInt, Field(ge=0)]
+    settings: TableSettingsModel
+    clock_seconds: Annotated[float, Field(gt=0)] | None = Field(
+        description="the length of a decision's clock in seconds, or null without a clock"
+    )
 
 
 # --- the messages
@@ -789,6 +836,7 @@ ErrorCode = Literal[
     "table_full",
     "busy",
     "server_error",
+    "not_away",
 ]
 
 
