@@ -28,9 +28,18 @@ from app.engine import InvalidAction, get_rules, new_match
 from app.persistence import repository as repo
 from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
+from app.rooms.chat import HISTORY as CHAT_HISTORY
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import iso_time
-from app.rooms.model import MODES, JoinResult, Mode, RoomServices, Seat, Status, deck_strings
+from app.rooms.model import (
+    MODES,
+    JoinResult,
+    Mode,
+    RoomServices,
+    Seat,
+    Status,
+    deck_strings,
+)
 from app.rooms.room import Room
 from app.settings import Settings
 
@@ -63,6 +72,14 @@ class GameSpec:
     seats: list[SeatSpec] | None = None
     level: str = "medium"
     spectators: bool | None = None
+    # table chat (friends games; None: the default)
+    chat: bool | None = None
+    spectator_chat: bool | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The table settings chosen at creation: only those set, over the defaults."""
+        chosen = {"chat": self.chat, "spectator_chat": self.spectator_chat}
+        return {k: v for k, v in chosen.items() if v is not None}
 
 
 class RoomManager:
@@ -146,9 +163,11 @@ class RoomManager:
     async def _load(self, game_id: str) -> Room | None:
         async with self.sessionmaker() as session:
             stored = await repo.load_game(session, game_id)
+            chat = await repo.load_chat(session, game_id, CHAT_HISTORY) if stored else []
         if stored is None:
             return None
         room = Room.from_stored(self.services, stored)
+        room.chat.restore(chat)
         if self.services.levels is not None:  # level badges of the seats (app/players)
             await self.services.levels.ensure(s.identity_id for s in room.seats)
         await room.after_load()
@@ -236,6 +255,7 @@ class RoomManager:
             self.settings.spectators_default if spec.spectators is None else spec.spectators
         )
         game_id = new_game_id()
+        settings = spec.settings() if spec.mode == Mode.FRIENDS else {}
         room = Room(
             services=self.services,
             game_id=game_id,
@@ -248,6 +268,7 @@ class RoomManager:
             host_id=identity_id,
             seats=new_seats,
             rematch_of=rematch_of,
+            settings=settings,
         )
         deal = None
         if all(s.identity_id is not None for s in new_seats if s.kind == "human"):
@@ -267,6 +288,7 @@ class RoomManager:
             "host_id": identity_id,
             "scores": None,
             "rematch_of": rematch_of,
+            "settings": settings or None,
         }
         await self.writer.submit(repo.insert_game(game_values, [s.row() for s in new_seats], deal))
         room.created_at = room.updated_at = utcnow()
@@ -290,6 +312,8 @@ class RoomManager:
             mode=old.mode,
             level=old.bot_level() or "medium",
             spectators=old.spectators_allowed,
+            chat=old.settings["chat"],
+            spectator_chat=old.settings["spectator_chat"],
         )
         host = old.host_id if old.host_id is not None else 0
         room = await self.create_game(host, None, spec, rematch_of=old.game_id, seats=old.seats)

@@ -3,7 +3,7 @@
 Two faces of the same set:
 
 * **Builders** (``error``, ``ack``, ``state``, ``update``, ``room``, ``rematch``, ``hint``,
-  ``pong``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
+  ``pong``, ``chat``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
   literal. The publisher makes many of them per move (``atout bench publish``), so no model
   object is built on the hot path. ``dumps`` turns one into the compact JSON text sent.
 * **Models** (``ServerMessage``: one pydantic model per ``type``, and one per engine event
@@ -54,6 +54,13 @@ class RematchInfo(TypedDict):
     url: str
 
 
+class TableSettings(TypedDict):
+    """The table's settings (games.settings with the defaults applied)."""
+
+    chat: bool
+    spectator_chat: bool
+
+
 class RoomInfo(TypedDict):
     game_id: str
     mode: str
@@ -72,6 +79,19 @@ class RoomInfo(TypedDict):
     spectators_allowed: bool
     rematch: RematchInfo | None
     version: int
+    settings: TableSettings
+
+
+class ChatLine(TypedDict):
+    """One table-chat line as every listener gets it: who wrote what, and when. Never a card
+    or a view: chat is the players' text only (app/rooms/chat.py)."""
+
+    id: int
+    seat: int | None  # None: a spectator
+    name: str | None
+    kind: str  # text | phrase | emote
+    text: str  # kind text: the words; phrase and emote: the key
+    at: int  # epoch milliseconds
 
 
 class ErrorMsg(TypedDict):
@@ -96,6 +116,7 @@ class StateMsg(TypedDict):
     view: View | None
     views: dict[str, View]
     room: RoomInfo
+    chat: list[ChatLine]  # the last 100 lines; empty while chat is off
 
 
 class RoomMsg(TypedDict):
@@ -117,6 +138,11 @@ class HintMsg(TypedDict):
 
 class PongMsg(TypedDict):
     type: Literal["pong"]
+
+
+class ChatMsg(TypedDict):
+    type: Literal["chat"]
+    message: ChatLine
 
 
 # ``update`` is built field by field on the hot path (``update`` below): a dict whose ``view``
@@ -152,6 +178,7 @@ def state(
     view: View | None,
     views: dict[str, View],
     room_info: RoomInfo,
+    chat_lines: list[ChatLine] | None = None,
 ) -> StateMsg:
     return {
         "type": "state",
@@ -161,6 +188,7 @@ def state(
         "view": view,
         "views": views,
         "room": room_info,
+        "chat": chat_lines if chat_lines is not None else [],
     }
 
 
@@ -183,6 +211,10 @@ def hint(msg_id: str, action: dict[str, Any]) -> HintMsg:
 
 def pong() -> PongMsg:
     return {"type": "pong"}
+
+
+def chat(line: ChatLine) -> ChatMsg:
+    return {"type": "chat", "message": line}
 
 
 def iso_time(value: Any) -> str | None:
@@ -392,6 +424,11 @@ class RematchInfoModel(_Out):
     url: StrictStr
 
 
+class TableSettingsModel(_Out):
+    chat: StrictBool
+    spectator_chat: StrictBool
+
+
 class RoomModel(_Out):
     game_id: StrictStr
     mode: Literal["friends", "computer", "local"]
@@ -410,6 +447,16 @@ class RoomModel(_Out):
     spectators_allowed: StrictBool
     rematch: RematchInfoModel | None
     version: Annotated[StrictInt, Field(ge=0)]
+    settings: TableSettingsModel
+
+
+class ChatLineModel(_Out):
+    id: Annotated[StrictInt, Field(ge=0)]
+    seat: SeatNo | None
+    name: StrictStr | None
+    kind: Literal["text", "phrase", "emote"]
+    text: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+    at: Annotated[StrictInt, Field(ge=0)]
 
 
 # --- the messages
@@ -437,6 +484,7 @@ class StateOut(_Out):
     view: Obj | None
     views: dict[str, Obj]
     room: RoomModel
+    chat: Annotated[list[ChatLineModel], Field(max_length=100)]
 
 
 class UpdateOut(_Out):
@@ -468,11 +516,16 @@ class PongOut(_Out):
     type: Literal["pong"]
 
 
+class ChatOut(_Out):
+    type: Literal["chat"]
+    message: ChatLineModel
+
+
 ServerMessage = Annotated[
-    StateOut | UpdateOut | AckOut | ErrorOut | RoomOut | RematchOut | HintOut | PongOut,
+    StateOut | UpdateOut | AckOut | ErrorOut | RoomOut | RematchOut | HintOut | PongOut | ChatOut,
     Field(discriminator="type"),
 ]
-OUTGOING_TYPES = ("state", "update", "ack", "error", "room", "rematch", "hint", "pong")
+OUTGOING_TYPES = ("state", "update", "ack", "error", "room", "rematch", "hint", "pong", "chat")
 _outgoing: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 

@@ -35,6 +35,26 @@ class Status(StrEnum):
 
 MODES = tuple(m.value for m in Mode)
 
+# The table's settings (docs/protocol.md "Table settings"), stored in ``games.settings``: an
+# absent key takes its default here, so older games need no migration of their rows.
+SETTINGS_DEFAULTS: dict[str, Any] = {
+    # table chat (app/rooms/chat.py): on; spectators read but do not write
+    "chat": True,
+    "spectator_chat": False,
+}
+
+
+def table_settings(mode: str, stored: dict[str, Any] | None) -> dict[str, Any]:
+    """Every table setting of a game, the stored ones over the defaults. Only friends games
+    have a chat: in the others it is off whatever is stored."""
+    values = {
+        **SETTINGS_DEFAULTS,
+        **{k: v for k, v in (stored or {}).items() if k in SETTINGS_DEFAULTS},
+    }
+    if mode != Mode.FRIENDS:
+        values["chat"] = values["spectator_chat"] = False
+    return values
+
 
 class Listener(Protocol):
     """A connected client, as the room sees it (implemented by app/web/ws.py)."""

@@ -11,7 +11,8 @@ part named for it, as lila's round actor does:
 * ``publisher`` (publisher.py): what each listener is sent, the resume buffer;
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``consents`` (consents.py): the next deal's and the rematch's agreements;
-* ``bots`` (bot_driver.py): the computer players' turns.
+* ``bots`` (bot_driver.py): the computer players' turns;
+* ``chat`` (chat.py): the table chat, beside the game and never in its record.
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute``.
 """
@@ -53,6 +54,7 @@ from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, 
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
+from app.rooms.chat import Chat
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.model import (
@@ -64,6 +66,7 @@ from app.rooms.model import (
     Seat,
     Status,
     deck_strings,
+    table_settings,
     then,
 )
 from app.rooms.publisher import Publisher, Step
@@ -112,6 +115,8 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     closed: bool = False
     last_active: float = field(default_factory=time.monotonic)
+    # the table's settings, defaults applied (model.table_settings; stored in games.settings)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
@@ -122,6 +127,8 @@ class Room:
         self.seating = Seating(self)
         self.consents = Consents(self)
         self.bots = BotDriver(self)
+        self.chat = Chat(self)
+        self.settings = table_settings(self.mode, self.settings)
 
     # ------------------------------------------------------------------ construction
 
@@ -144,6 +151,7 @@ class Room:
             updated_at=g.updated_at,
             rematch_of=g.rematch_of,
             rematch_id=g.rematch_id,
+            settings=dict(g.settings or {}),
         )
         record = stored.record()
         if record is not None:
@@ -260,6 +268,10 @@ class Room:
                 else None
             ),
             "version": self.version,
+            "settings": {
+                "chat": self.settings["chat"],
+                "spectator_chat": self.settings["spectator_chat"],
+            },
         }
 
     def _xp_level(self, seat: Seat) -> int | None:
@@ -543,6 +555,26 @@ class Room:
             self._check_open()
             try:
                 await self.consents.agree(listener, kind, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
+        """A table-chat line (chat.py); never part of the game or its version."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.chat.say(listener, kind, text, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def set_chat(
+        self, listener: Listener, chat: bool, spectator_chat: bool, msg_id: str | None
+    ) -> None:
+        """The host's chat switches (chat.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.chat.configure(listener, chat, spectator_chat, msg_id)
             except CommandError as exc:
                 self.send(listener, out.error(exc.code, exc.message, msg_id))
 

@@ -107,6 +107,8 @@ async def create_game(
         seats=[SeatSpec(s.kind, s.level) for s in body.seats] if body.seats else None,
         level=body.level,
         spectators=body.spectators,
+        chat=body.chat,
+        spectator_chat=body.spectator_chat,
     )
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)
