@@ -322,12 +322,13 @@ def medium_bid(k: Knowledge, rng: random.Random) -> dict[str, Any]:
 # ====================================================================== exchange, discard
 
 
-def exchange(k: Knowledge) -> dict[str, Any]:
-    """Bela 2p: always take the proposal card for the trump seven (it is a higher trump)."""
+def exchange(k: Knowledge) -> dict[str, Any] | None:
+    """Bela 2p: always take the proposal card for the trump seven (it is a higher trump),
+    when the exchange is offered; None when it is not."""
     for a in k.legal:
         if a.get("type") == "exchange":
             return dict(a)
-    return _pass(k)
+    return None
 
 
 def choose_discard(hand: int, trump: int, points: tuple[int, ...]) -> int:

@@ -33,21 +33,22 @@ def decide(
     otherwise: Decision = first_legal,
 ) -> dict[str, Any]:
     """One move, the way every level makes it: the only legal action when there is one; in
-    card play the best declaration when one may be made, else the level's ``card``; the
-    level's ``bid`` and ``discard``; the bela exchange by the one rule all levels follow;
-    ``otherwise`` in any other phase."""
+    card play the bela exchange by the one rule all levels follow (it is offered before the
+    seat's first card), then the best declaration when one may be made, else the level's
+    ``card``; the level's ``bid`` and ``discard``; ``otherwise`` in any other phase."""
     legal = k.legal
     if len(legal) == 1:
         return dict(legal[0])
     if k.phase == "play":
+        swap = bidding.exchange(k)  # bela 2p: before the seat's first card
+        if swap is not None:
+            return swap
         decl = best_declare(k)
         if decl is not None:
             return decl
         return play_action(k, card(k, rng))
     if k.phase == "bidding":
         return bid(k, rng)
-    if k.phase == "exchange":
-        return bidding.exchange(k)
     if k.phase == "discard":
         return discard(k, rng)
     return otherwise(k, rng)
@@ -205,14 +206,20 @@ def belote_points(k: Knowledge, hands: list[int]) -> tuple[int, ...]:
 
 
 def play_action(k: Knowledge, card: int) -> dict[str, Any]:
-    """The legal JSON action playing ``card``, announcing belote when that is possible."""
+    """The legal JSON action playing ``card``, announcing belote with the first card of a
+    pair (the flag on the second is optional: it is left off)."""
     text = format_card(card)
+    second = any(
+        b.get("seat") == k.seat and b.get("stage") == "belote" and b.get("suit") == text[1]
+        for b in k.view.get("belote") or []
+    )
     plain = None
     for a in k.legal:
         if a.get("type") == "play" and a.get("card") == text:
-            if a.get("belote"):
+            if not a.get("belote"):
+                plain = a
+            elif not second:
                 return dict(a)
-            plain = a
     if plain is None:
         raise ValueError(f"{text} is not a legal play")
     return dict(plain)

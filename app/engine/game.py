@@ -88,6 +88,7 @@ def new_match(
         "rules": rules,
         "scores": (0,) * rules.sides,
         "reserve": 0,
+        "reserve_discarded": 0,
         "results": (),
         "logs": (),
         "first_dealer": first_dealer,
@@ -183,8 +184,10 @@ def legal_actions(state: State) -> list[Action]:
     phase = state.phase
     if phase is _PLAY:
         rules = state.rules
-        # the usual case: no belote flag to offer, no declaration to choose
-        if rules.auto_belote and (state.tricks or not rules.manual_declarations):
+        # the usual case: no belote flag to offer, no declaration or exchange to choose
+        if rules.auto_belote and (
+            state.tricks or (not rules.manual_declarations and state.exchange_seat < 0)
+        ):
             mask = legal_play_mask(state)
             return [
                 *_C_PLAYS[mask & 255],
@@ -195,8 +198,6 @@ def legal_actions(state: State) -> list[Action]:
         return _legal_plays(state)
     if phase is Phase.BIDDING:
         return state.rules.legal_bids(state)
-    if phase is Phase.EXCHANGE:
-        return state.rules.exchange_actions(state)
     if phase is Phase.DISCARD:
         return state.rules.discard_actions(state)
     return []
@@ -235,6 +236,8 @@ def _legal_plays(state: State) -> list[Action]:
     seat = state.to_act
     mask = legal_play_mask(state)
     out: list[Action] = []
+    if state.exchange_seat == seat:  # bela 2p: the seven exchange, before his first card
+        out += state.rules.exchange_actions(state, seat)
     if not state.tricks and _may_declare(state, seat):
         hand = state.hands[seat]
         for combos in decl.declarable_sets(hand):
@@ -248,9 +251,13 @@ def _legal_plays(state: State) -> list[Action]:
             *_BYTE_PLAYS[3][mask >> 24],
         ]
         return out
+    belote_cards = state.belote_cards
     for card in card_list(mask):
         out.append(PLAYS[card])
-        if _belote_first(state, seat, card):
+        # the first card of a pair, or the second of a pair whose first was flagged (§14)
+        if (belote_cards >> card) & 1 and (
+            _belote_first(state, seat, card) or (state.belote_open[seat] >> (card >> 3)) & 1
+        ):
             out.append(PLAYS_BELOTE[card])
     return out
 
@@ -300,7 +307,12 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     actor = state.to_act
     if phase is _PLAY:
         if seat is not None and seat != actor:
-            raise _not_your_turn(actor)
+            if type(action) is not Exchange or state.exchange_seat != seat:
+                raise _not_your_turn(actor)
+            new = state.copy()  # bela 2p: the seven's holder, out of turn before the play
+            events = new.rules.apply_exchange(new, seat, action)
+            new.actions = state.actions + ((seat, action),)
+            return new, events
         allowed = state._legal  # usually cached by legal_actions
         if allowed is None:
             allowed = legal_play_mask(state)
@@ -334,9 +346,6 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
             reason = _NO_CARD_PLAY[phase] if isinstance(action, Play) else None
             raise IllegalAction(f"{action.type}: the bidding is not over", reason)
         events = new.rules.apply_bid(new, actor, action)
-    elif phase is Phase.EXCHANGE:
-        new = state.copy()
-        events = new.rules.apply_exchange(new, actor, action)
     else:  # DISCARD
         new = state.copy()
         events = new.rules.apply_discard(new, actor, action)
@@ -347,6 +356,8 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
 
 
 def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> list[Event]:
+    if isinstance(action, Exchange):
+        return state.rules.apply_exchange(state, seat, action)
     if isinstance(action, Declare):
         if not _may_declare(state, seat):
             raise IllegalAction(_why_no_declare(state, seat))
@@ -354,6 +365,8 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
             combos = decl.parse_declaration(state.hands[seat], list(action.combos))
         except decl.DeclarationError as exc:
             raise IllegalAction(f"declare: {exc}") from None
+        if state.exchange_seat == seat:  # declining the seven exchange (§12)
+            state.exchange_seat = -1
         state.declared = _set(state.declared, seat, True)
         state.announced = _set(state.announced, seat, combos)
         return _announce(state, seat, combos)
@@ -418,6 +431,8 @@ def _refused_card(state: State, seat: int, card: int) -> tuple[str, dict[str, An
 def _first_card(state: State, seat: int, card: int, flagged: bool = False) -> list[Event]:
     """The seat's first card of trick 1 (held and legal): first its automatic declaration,
     if the rules make one (§1.2), then the card."""
+    if state.exchange_seat == seat:  # declining the seven exchange (§12)
+        state.exchange_seat = -1
     state.declared = _set(state.declared, seat, True)
     rules = state.rules
     assert state.contract is not None
@@ -485,25 +500,37 @@ def _announce(state: State, seat: int, combos: tuple[decl.Combo, ...]) -> list[E
                 winner_side=side,
             ),
         )
-        events.append(Event("match_over", {"winner": side, "reason": "eight_card_belot"}))
+        data: dict[str, Any] = {"winner": side, "reason": "eight_card_belot"}
+        if state.reserve:
+            data["reserve_discarded"] = _discard_reserve(state)
+        events.append(Event("match_over", data))
     return events
+
+
+def _discard_reserve(state: State) -> int:
+    """The match is over: a reserve still waiting is discarded (§14, D-8). Returns it."""
+    discarded = state.reserve
+    state.reserve_discarded = discarded
+    state.reserve = 0
+    return discarded
 
 
 def _belote(state: State, seat: int, card: int, flagged: bool) -> list[Event]:
     contract = state.contract
     assert contract is not None
     suit = card >> 3
+    auto = state.rules.options.get("auto_belote", True)
+    if flagged and auto:
+        reason = {"code": "belote_automatic", "card": format_card(card)}
+        raise IllegalAction("belote: belote is announced automatically", reason)
     if (card & 7) in (RK, RQ) and (state.belote_open[seat] >> suit) & 1:
+        # the second card of an announced pair: its flag is optional (§14)
         state.belote_open = _set(state.belote_open, seat, state.belote_open[seat] & ~(1 << suit))
         state.belote_seats = state.belote_seats + (seat,)
         return [Event("belote", {"seat": seat, "stage": "rebelote", "suit": "CDHS"[suit]})]
     first = _belote_first(state, seat, card)
-    auto = state.rules.options.get("auto_belote", True)
-    if flagged and (auto or not first):
+    if flagged and not first:  # e.g. the second card of a pair whose first went unflagged
         name = format_card(card)
-        if auto:
-            reason = {"code": "belote_automatic", "card": name}
-            raise IllegalAction("belote: belote is announced automatically", reason)
         reason = {"code": "no_belote", "card": name}
         raise IllegalAction(f"belote: {name} cannot make belote now", reason)
     if first and (auto or flagged):
@@ -613,7 +640,10 @@ def _score(state: State) -> list[Event]:
     if winner is not None:
         state.winner = winner
         state.phase = Phase.MATCH_OVER
-        events.append(Event("match_over", {"winner": winner, "scores": list(scores)}))
+        data: dict[str, Any] = {"winner": winner, "scores": list(scores)}
+        if state.reserve:
+            data["reserve_discarded"] = _discard_reserve(state)
+        events.append(Event("match_over", data))
         return events
     state.phase = Phase.DEAL_OVER
     return events

@@ -33,10 +33,9 @@ class RecordSchemaError(ValueError):
 class RecordRuleError(ValueError):
     """The record breaks a rule at a deal and an action (CLI exit 1)."""
 
-    def __init__(self, deal: int, action: int | None, rule: str):
+    def __init__(self, deal: int, action: int, rule: str):
         self.deal, self.action, self.rule = deal, action, rule
-        where = f"deal {deal}" + (f", action {action}" if action is not None else "")
-        super().__init__(f"{where}: {rule}")
+        super().__init__(f"deal {deal}, action {action}: {rule}")
 
 
 def in_deal(state: State) -> bool:
@@ -99,13 +98,41 @@ def dump(
 
 
 def record_by(record: dict[str, Any]) -> dict[tuple[int, int], str]:
-    """The ``by`` of a (valid) record's actions, for ``dump(by=...)``."""
-    return {
-        (i, j): action["by"]
-        for i, deal in enumerate(record["deals"])
-        for j, action in enumerate(deal["actions"])
-        if "by" in action
-    }
+    """The ``by`` of a (valid) record's actions, for ``dump(by=...)``: keyed by the deal and
+    the action's index among the actions replay keeps (an old-form exchange ``pass`` is
+    dropped, ``is_old_exchange_pass``)."""
+    out: dict[tuple[int, int], str] = {}
+    bela2 = record.get("variant") == "bela" and record.get("players") == 2
+    for i, deal in enumerate(record["deals"]):
+        kept = 0
+        bid = False
+        for action in deal["actions"]:
+            # bela 2p: the first bid ends the bidding, so a later pass is the old-form decline
+            if bela2 and bid and action.get("type") == "pass":
+                continue
+            bid = bid or action.get("type") == "bid"
+            if "by" in action:
+                out[(i, kept)] = action["by"]
+            kept += 1
+    return out
+
+
+def is_old_exchange_pass(state: State, seat: int, action: dict[str, Any]) -> bool:
+    """``action`` by ``seat`` is a ``pass`` declining the bela-2p seven exchange, which
+    records once carried (RULES.md §12): the holder's, before any ``declare`` or ``play``."""
+    return (
+        action.get("type") == "pass"
+        and state.phase is Phase.PLAY
+        and state.exchange_seat == seat
+        and not any(state.declared)
+    )
+
+
+def _declined(state: State) -> State:
+    """``state`` once its exchange holder declined with an old-form ``pass``."""
+    new = state.copy()
+    new.exchange_seat = -1
+    return new
 
 
 def _without_by(action: dict[str, Any]) -> dict[str, Any]:
@@ -225,7 +252,7 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
         deck = [parse_card(c) for c in deal["deck"]]
         if state is None:
             if deal["dealer"] != record["first_dealer"]:
-                raise RecordRuleError(i, None, f"dealer must be {record['first_dealer']}")
+                raise RecordRuleError(i, 0, f"dealer must be {record['first_dealer']}")
             state = new_match(
                 record["variant"],
                 record["players"],
@@ -234,20 +261,27 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
                 deck=deck,
             )
         else:
+            # a fault of a whole deal is named at its first action (an unfinished deal: at
+            # the first action it lacks)
             if state.phase is Phase.MATCH_OVER:
-                raise RecordRuleError(i, None, "the match is already over")
+                raise RecordRuleError(i, 0, "the match is already over")
             if state.phase is not Phase.DEAL_OVER:
-                raise RecordRuleError(i - 1, None, "the deal is unfinished but another follows")
+                missing = len(deals[i - 1]["actions"])
+                raise RecordRuleError(i - 1, missing, "the deal is unfinished but another follows")
             expected = (state.dealer + 1) % state.rules.players
             if deal["dealer"] != expected:
-                raise RecordRuleError(i, None, f"dealer must be {expected}")
+                raise RecordRuleError(i, 0, f"dealer must be {expected}")
             state, _ = start_deal(state, deck=deck)
         yield None, state
         for j, data in enumerate(deal["actions"]):
             if not in_deal(state):
                 raise RecordRuleError(i, j, "the deal is over")
             seat = data["seat"]
-            if seat != state.to_act:
+            if is_old_exchange_pass(state, seat, data):
+                state = _declined(state)  # read, and not written again (RULES.md §12)
+                continue
+            # the seven's holder may exchange out of turn before the play (RULES.md §14)
+            if seat != state.to_act and data["type"] != "exchange":
                 raise RecordRuleError(i, j, f"seat {seat} is not to act (seat {state.to_act} is)")
             try:
                 # ``by`` never changes what is legal: checked exactly as without it
@@ -267,6 +301,7 @@ def summary(state: State) -> dict[str, Any]:
         "deals": [result_json(r, rules) for r in state.results],
         "scores": list(state.scores),
         "reserve": state.reserve,
+        "reserve_discarded": state.reserve_discarded,
         "finished": state.phase is Phase.MATCH_OVER,
         "winner": state.winner,
         "phase": state.phase.value,

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 class Phase(StrEnum):
     BIDDING = "bidding"
-    EXCHANGE = "exchange"  # bela 2p: the trump-seven exchange
     DISCARD = "discard"  # bela 3p: the caller discards two cards
     PLAY = "play"
     DEAL_OVER = "deal_over"  # a chance node: the next deal is dealt by start_deal()
@@ -164,6 +163,7 @@ class State:
     rules: Rules
     scores: tuple[int, ...]
     reserve: int
+    reserve_discarded: int  # a reserve still waiting when the match ended (§14, D-8)
     results: tuple[DealResult, ...]
     logs: tuple[DealLog, ...]  # finished deals
     first_dealer: int
@@ -191,6 +191,7 @@ class State:
     tricks_won: tuple[int, ...]  # per seat
     discard: int  # bela 3p: the caller's discards
     exchanged: int  # bela 2p: seat that exchanged, or -1
+    exchange_seat: int  # bela 2p: seat that may still exchange the trump seven, or -1
     declared: tuple[bool, ...]  # seat has used its trick-1 declaration chance
     announced: tuple[tuple[Combo, ...], ...]
     belote_open: tuple[int, ...]  # per seat: suits (bitmask 1<<suit) whose first card was announced

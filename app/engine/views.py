@@ -127,6 +127,7 @@ def _common_view(
         "belote": belote,
         "scores": list(state.scores),
         "reserve": state.reserve,
+        "reserve_discarded": state.reserve_discarded,
         "results": results,
         "winner": state.winner,
     }

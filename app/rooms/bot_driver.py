@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.bots import choose_action
 from app.engine import action_from_json, current_player, seat_view
-from app.rooms.model import Status
+from app.rooms.model import Status, owner
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -29,7 +29,7 @@ BOT_THINK_SECONDS = 12.0  # the hard level thinks for well under a second here
 
 class BotDriver:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
         self.task: asyncio.Task[None] | None = None
         self.failures = 0
 

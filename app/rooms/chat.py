@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Mode
+from app.rooms.model import Listener, Mode, owner
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -66,7 +66,7 @@ def line_of(row: repo.ChatRow) -> out.ChatLine:
 
 class Chat:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
         self.lines: deque[out.ChatLine] = deque(maxlen=HISTORY)
         # each connection's recent lines (monotonic times), for the rate limit
         self._sent: weakref.WeakKeyDictionary[Listener, deque[float]] = weakref.WeakKeyDictionary()

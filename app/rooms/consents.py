@@ -31,7 +31,7 @@ from app.engine import Phase, State
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Mode, Status
+from app.rooms.model import Listener, Mode, Status, owner
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -41,7 +41,7 @@ log = logging.getLogger("atout.rooms")
 
 class Consents:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
         self.agreed: set[int] = set()  # the human seats that agreed to ``kind()``
         self.deadline: int | None = None  # friends: the next deal's time, epoch milliseconds
         self._countdown: asyncio.Task[None] | None = None

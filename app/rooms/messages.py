@@ -290,11 +290,6 @@ class ExchangedEvent(_Out):
     took: StrictStr
 
 
-class ExchangeDeclinedEvent(_Out):
-    type: Literal["exchange_declined"]
-    seat: SeatNo
-
-
 class TalonsPickedUpEvent(_Out):
     type: Literal["talons_picked_up"]
 
@@ -366,6 +361,7 @@ class MatchOverEvent(_Out):
     winner: StrictInt | None
     scores: list[StrictInt] | None = None
     reason: StrictStr | None = None
+    reserve_discarded: StrictInt | None = None  # a reserve left at the end (RULES.md D-8)
 
 
 GameEvent = Annotated[
@@ -377,7 +373,6 @@ GameEvent = Annotated[
     | ContractEvent
     | UpcardTakenEvent
     | ExchangedEvent
-    | ExchangeDeclinedEvent
     | TalonsPickedUpEvent
     | DiscardedEvent
     | DiscardEvent

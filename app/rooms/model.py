@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from app.engine import State
 from app.engine.cards import format_card
@@ -125,3 +126,13 @@ def then(first: Any, second: Any) -> Any:
         return second(session)
 
     return work
+
+
+def owner(room: Room) -> Room:
+    """How a part of a room (publisher, seating, consents, bot driver) refers to its room.
+
+    A weak proxy, so that the room and its parts make no reference cycle: an evicted room is
+    freed by reference counting at once, not left for a full collection of the garbage
+    collector, which the server's schedule (app/metrics.py) runs rarely because it pauses every
+    table (tests/rooms/test_eviction_memory.py)."""
+    return cast("Room", weakref.proxy(room))

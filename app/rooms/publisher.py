@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from app.engine import Event, State, seat_view, spectator_view
 from app.engine.views import clear_view_cache, seat_fields
 from app.rooms import messages as out
-from app.rooms.model import Listener
+from app.rooms.model import Listener, owner
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -65,7 +65,7 @@ class Publisher:
     """Sends a room's versions and room changes to its listeners; keeps the resume buffer."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
         self.history: deque[Step] = deque(maxlen=HISTORY_SIZE)
         # the seat fields last sent (seat -> seat_fields) and the state they were made of
         self._fields: dict[int, dict[str, Any]] = {}

@@ -15,7 +15,16 @@ from app.engine import Event, new_match
 from app.persistence import repository as repo
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import RoomInfo
-from app.rooms.model import JoinResult, Listener, Mode, Seat, Status, deck_strings, then
+from app.rooms.model import (
+    JoinResult,
+    Listener,
+    Mode,
+    Seat,
+    Status,
+    deck_strings,
+    owner,
+    then,
+)
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -25,7 +34,7 @@ log = logging.getLogger("atout.rooms")
 
 class Seating:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room = owner(room)
 
     # ------------------------------------------------------------------ presence
 

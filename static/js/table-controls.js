@@ -32,10 +32,7 @@ export function renderControls() {
   box.append(row);
 
   if (v.phase === "bidding" && acts.length) renderBidding(row, acts);
-  else if (v.phase === "exchange" && acts.length) {
-    row.append(button(t("exchange.do", {}), () => sendAction({ type: "exchange", card: exchangeCard() }), { cls: "btn primary", name: "exchange" }));
-    row.append(button(t("exchange.keep"), () => sendAction({ type: "pass" }), { name: "pass" }));
-  } else if (v.phase === "discard" && acts.length) {
+  else if (v.phase === "discard" && acts.length) {
     const pair = [...U.raised];
     const ok = pair.length === 2 && acts.some((a) => a.type === "discard" && a.cards.every((c) => U.raised.has(c)));
     row.append(
@@ -193,6 +190,16 @@ function renderBidding(row, acts) {
 
 function renderPlayControls(row, acts) {
   const v = view();
+  const seven = exchangeCard();
+  if (seven) {
+    // bela, two players: the seven exchange, offered until this seat's first card or call;
+    // declining writes nothing: the player simply goes on (RULES.md §12)
+    row.append(button(t("exchange.do"), () => sendAction({ type: "exchange", card: seven }), { cls: "btn primary", name: "exchange" }));
+    const hint = document.createElement("p");
+    hint.className = "hint exchange-hint";
+    hint.textContent = t("exchange.keep_hint");
+    row.append(hint);
+  }
   const declares = acts.filter((a) => a.type === "declare");
   if (declares.length && U.declStep) {
     const hint = document.createElement("p");

@@ -111,6 +111,7 @@ function showMatchOver() {
   let html = "";
   if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}`;
   html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
+  html += reserveDiscardedLine(v);
   $("match-summary").innerHTML = html;
   showAwards($("match-summary"), 0);
   fillMatchActions();
@@ -231,7 +232,15 @@ export function fillScoreSheet() {
     .map((s) => `<td><b>${v.scores[s]}</b></td>`)
     .join("")}</tr></tfoot></table>`;
   if (v.reserve) html += `<p>${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</p>`;
+  html += reserveDiscardedLine(v);
   $("score-sheet").innerHTML = html;
+}
+
+/** The reserve still waiting when the match ended: discarded (RULES.md D-8). */
+function reserveDiscardedLine(v) {
+  if (!v.reserve_discarded) return "";
+  const text = t("score.reserve_discarded", { n: v.reserve_discarded, word: variantTerm("litige") });
+  return `<p class="reserve-discarded">${escapeHTML(text)}</p>`;
 }
 
 export function showScoreSheet() {

@@ -30,11 +30,10 @@ export function renderHand() {
     let canUse = false;
     if (mode === "play") canUse = playable.has(card);
     else if (mode === "raise" || mode === "discard") canUse = true;
-    else if (mode === "exchange") canUse = exchangeCard() === card;
     const el = cardElement(card, { button: true, playable: canUse });
     if (!canUse) el.classList.add("dimmed");
     if (U.raised.has(card)) el.classList.add("raised");
-    if (mode === "exchange" && canUse) el.classList.add("exchangeable");
+    if (exchangeCard() === card) el.classList.add("exchangeable"); // drag it onto the deck
     markCard(el, canUse);
     hand.append(el);
   });

@@ -35,10 +35,6 @@ function onCardTap(card, canUse, keyboard = false) {
     toggleRaise(card);
     return;
   }
-  if (mode === "exchange") {
-    sendAction({ type: "exchange", card });
-    return;
-  }
   if (mode === "play") {
     const { belote } = legalPlays();
     if (!keyboard && setting("confirmCard") && !U.raised.has(card)) {
@@ -133,7 +129,7 @@ function onCardKey(event, card, canUse) {
 
 /** Drag the trump seven onto the deck (bela, two players). */
 function onPointerDown(down, el, card) {
-  if (down.button !== 0 || handMode() !== "exchange" || card !== exchangeCard()) return;
+  if (down.button !== 0 || card !== exchangeCard()) return;
   const startX = down.clientX;
   const startY = down.clientY;
   let dragging = false;

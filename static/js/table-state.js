@@ -111,12 +111,16 @@ export function legal() {
   return (v && v.legal) || [];
 }
 
-/** The cards the seat on screen may play now, and those that may be played with a belote call. */
+/** The cards the seat on screen may play now, and those that may be played with a belote call.
+ * The second card of an announced pair may carry the call too (RULES.md §14), but it changes
+ * nothing: the page plays it without asking, and the rebelote is announced all the same. */
 export function legalPlays() {
+  const v = view();
   const plays = legal().filter((a) => a.type === "play");
+  const open = new Set(((v && v.belote) || []).filter((b) => b.seat === v.seat && b.stage === "belote").map((b) => b.suit));
   return {
     playable: new Set(plays.map((a) => a.card)),
-    belote: new Set(plays.filter((a) => a.belote).map((a) => a.card)),
+    belote: new Set(plays.filter((a) => a.belote && !open.has(a.card[1])).map((a) => a.card)),
   };
 }
 

@@ -4,7 +4,7 @@ import { backElement, cardElement, cardName } from "./cards.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
 import { about, bidsTable, seatName, seatWho } from "./table-names.js";
-import { position, view } from "./table-state.js";
+import { exchangeCard, position, view } from "./table-state.js";
 
 const COLLECT_HOLD_MS = 650;
 const COLLECT_MS = 380;
@@ -50,7 +50,7 @@ function renderDeckSpot(v) {
   const spot = $("deck-spot");
   spot.replaceChildren();
   spot.className = "deck-spot";
-  const showUp = v.upcard && v.variant !== "duel" && (v.phase === "bidding" || v.phase === "exchange" || (v.variant === "bela" && v.players === 2));
+  const showUp = v.upcard && v.variant !== "duel" && (v.phase === "bidding" || (v.variant === "bela" && v.players === 2));
   if (showUp) {
     const stack = document.createElement("div");
     stack.className = "deck-stack";
@@ -63,7 +63,7 @@ function renderDeckSpot(v) {
     label.className = "deck-label";
     label.textContent = t(v.variant === "bela" ? "table.proposal" : "table.turn_up");
     spot.append(label);
-    spot.dataset.drop = v.phase === "exchange" ? "exchange" : "";
+    spot.dataset.drop = exchangeCard() ? "exchange" : "";
   } else if (v.variant === "bela" && v.players === 3 && v.middle_count) {
     const stack = document.createElement("div");
     stack.className = "deck-stack middle";

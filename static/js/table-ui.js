@@ -20,13 +20,13 @@ export const U = {
 /** The last trick "Last trick" shows: this deal's, else the final one of the deal before. */
 export const lastTrick = () => (S.view && S.view.last_trick) || U.finalTrick;
 
-/** What tapping a card in the hand does now: "play", "raise", "discard", "exchange" or "idle". */
+/** What tapping a card in the hand does now: "play", "raise", "discard" or "idle". (The bela
+ * seven exchange is a button, or the seven dragged onto the deck: a tap plays the card.) */
 export function handMode() {
   const acts = legal();
   if (!acts.length) return "idle";
   const types = new Set(acts.map((a) => a.type));
   if (types.has("discard")) return "discard";
-  if (types.has("exchange")) return "exchange";
   if (types.has("declare") && U.declStep) return "raise";
   if (types.has("play")) return "play";
   return "idle";

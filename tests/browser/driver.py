@@ -91,9 +91,6 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         else:
             buttons.first.click()  # the dealer is forced to name trump
             log.append("forced")
-    elif state == "turn:exchange":
-        controls.locator("button[data-action=exchange]").click()
-        log.append("exchange")
     elif state == "turn:discard":
         cards = page.locator("#hand button.card")
         cards.nth(0).click()
@@ -101,7 +98,10 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         controls.locator("button[data-action=discard]:not([disabled])").click()
         log.append("discard")
     elif state == "turn:play":
-        if controls.locator("button[data-action=call]").count():
+        if controls.locator("button[data-action=exchange]").count():
+            controls.locator("button[data-action=exchange]").click()  # bela 2p, offered once
+            log.append("exchange")
+        elif controls.locator("button[data-action=call]").count():
             controls.locator("button[data-action=suggest]").first.click()
             controls.locator("button[data-action=call]:not([disabled])").click()
             log.append("declare")

@@ -167,8 +167,8 @@ def call(state: State, seat: int, action: dict[str, Any]) -> State:
 
 
 def close(state: State) -> State:
-    """Pass until the auction is over (and decline a bela-2p seven exchange)."""
-    while state.phase in (Phase.BIDDING, Phase.EXCHANGE):
+    """Pass until the auction is over (a bela-2p seven exchange is declined by playing)."""
+    while state.phase is Phase.BIDDING:
         state = act(state, PASS)
     return state
 

@@ -6,10 +6,23 @@ test_declarations.py; §8.7 and §8.25 also have state-machine tests here.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from app.engine import IllegalAction, Phase, action_from_json, apply, start_deal
+from app.engine import (
+    IllegalAction,
+    Phase,
+    action_from_json,
+    apply,
+    seat_view,
+    spectator_view,
+    start_deal,
+)
 from app.engine.cards import format_card
+from app.engine.cli import random_record
+from app.engine.record import replay, replayed_states, summary
 
 from .dealing import hand_strs
 from .helpers import deal, do, finish_randomly, legal_cards, legal_json, passes, play
@@ -236,23 +249,78 @@ def bela2(first_six, up, talons=None, dealer=1):
 def test_8_20_seven_exchange_when_trump_is_the_proposal_suit():
     state = bela2({0: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
     state = do(state, {"type": "bid", "contract": "H"})
-    assert state.phase is Phase.EXCHANGE and state.to_act == 0
+    # the card play begins: the holder (seat 0 leads) may exchange before his first card
+    assert state.phase is Phase.PLAY and state.to_act == 0
+    assert len(hand_strs(state.hands[0])) == 10  # talons picked up
     assert {"type": "exchange", "card": "7H"} in legal_json(state)
     after = do(state, {"type": "exchange", "card": "7H"})
-    assert after.phase is Phase.PLAY
+    assert after.phase is Phase.PLAY and after.to_act == 0
     hand = hand_strs(after.hands[0])
     assert "AH" in hand and "7H" not in hand and len(hand) == 10
     assert format_card(after.upcard) == "7H"
+    assert not any(a["type"] == "exchange" for a in legal_json(after))
+    with pytest.raises(IllegalAction, match="already exchanged"):
+        do(after, {"type": "exchange", "card": "7H"})  # only once
+
+
+def test_8_20_declining_the_exchange_writes_nothing():
+    state = bela2({0: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
+    state = do(state, {"type": "bid", "contract": "H"})
+    assert {"type": "pass"} not in legal_json(state)
     with pytest.raises(IllegalAction):
-        do(after, {"type": "exchange", "card": "7H"})  # only once, before the first lead
+        do(state, {"type": "pass"})  # no pass: the holder declines by playing
+    after = do(state, *play("AS"))
+    assert [a.type for _, a in after.actions] == ["bid", "play"]
+    assert "7H" in hand_strs(after.hands[0]) and format_card(after.upcard) == "AH"
+    assert after.exchange_seat == -1  # closed by his first card
+    with pytest.raises(IllegalAction, match="not your turn"):
+        apply(after, action_from_json({"type": "exchange", "card": "7H"}), 0)
 
 
-def test_8_20_seven_exchange_by_the_other_player_and_declining():
+def test_8_20_declining_by_declaring_closes_the_exchange():
+    state = bela2({0: ["7H", "AS", "KS", "QS", "JS", "9C"]}, "AH")
+    state = do(state, {"type": "bid", "contract": "H"})
+    declare = next(a for a in legal_json(state) if a["type"] == "declare")
+    after = do(state, declare)
+    assert {"type": "exchange", "card": "7H"} not in legal_json(after)
+    with pytest.raises(IllegalAction):
+        do(after, {"type": "exchange", "card": "7H"})
+
+
+def test_8_20_seven_exchange_by_the_player_who_does_not_lead():
     state = bela2({1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
     state = do(state, {"type": "bid", "contract": "H"})  # seat 0 takes, seat 1 holds the seven
-    assert state.phase is Phase.EXCHANGE and state.to_act == 1
-    after = do(state, {"type": "pass"})
-    assert after.phase is Phase.PLAY and "7H" in hand_strs(after.hands[1])
+    assert state.phase is Phase.PLAY and state.to_act == 0
+    assert not any(a["type"] == "exchange" for a in legal_json(state))
+    with pytest.raises(IllegalAction, match="only the holder"):
+        apply(state, action_from_json({"type": "exchange", "card": "7H"}), 0)
+    # on his own turn, before his first card
+    led = do(state, {"type": "play", "card": sorted(legal_cards(state))[0]})
+    assert led.to_act == 1 and {"type": "exchange", "card": "7H"} in legal_json(led)
+    after = do(led, {"type": "exchange", "card": "7H"})
+    assert after.to_act == 1 and "AH" in hand_strs(after.hands[1]) and after.exchanged == 1
+    # declining: he simply plays, and nothing is written for it
+    kept = do(led, {"type": "play", "card": legal_cards(led).pop()})
+    assert [a.type for _, a in kept.actions] == ["bid", "play", "play"]
+    assert kept.exchanged == kept.exchange_seat == -1 and format_card(kept.upcard) == "AH"
+
+
+def test_8_20_the_holder_may_exchange_out_of_turn_before_the_first_lead():
+    state = bela2({1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
+    state = do(state, {"type": "bid", "contract": "H"})
+    after, events = apply(state, action_from_json({"type": "exchange", "card": "7H"}), 1)
+    assert after.to_act == 0 and after.exchanged == 1 and "AH" in hand_strs(after.hands[1])
+    assert after.actions[-1][0] == 1 and [e.type for e in events] == ["exchanged", "hand"]
+    # once anyone has declared or played, only the holder's own turn remains
+    declare = {"type": "declare", "combos": []}
+    state0 = bela2(
+        {0: ["AC", "KC", "QC", "9D", "8D", "7D"], 1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH"
+    )
+    state0 = do(state0, {"type": "bid", "contract": "H"})
+    declared = do(state0, declare)
+    assert declared.to_act == 0
+    with pytest.raises(IllegalAction, match="not your turn, and the card play has begun"):
+        apply(declared, action_from_json({"type": "exchange", "card": "7H"}), 1)
 
 
 def test_8_20_no_exchange_when_trump_named_in_the_second_round():
@@ -440,3 +508,97 @@ def test_state_is_unchanged_by_a_refused_action():
     with pytest.raises(IllegalAction):
         apply(state, action_from_json({"type": "play", "card": "AD"}))
     assert (state.hands, state.trick, state.to_act, state.actions) == before
+
+
+# RULES.md §14: with ``auto_belote`` off the flag is required on the first card of the pair
+# and optional on the second; a flag on a card that cannot make belote is illegal.
+
+BELOTE_SEAT0 = ["KH", "QH", "AS", "KS", "QS", "JS"]
+BELOTE_SEAT1 = ["AC", "KC", "QC", "JC", "TC", "9C"]  # no trump, no spade: seat 0 keeps the lead
+BELOTE_TALONS = {0: ["8C", "7C", "TD", "9D"], 1: ["AD", "KD", "QD", "JD"]}
+
+
+def belote_match(options=None):
+    """Bela 2p, the proposal 8H: seat 0 (who leads) holds K-Q of hearts, seat 1 neither a
+    heart nor a spade."""
+    wanted = {("hand", 0): BELOTE_SEAT0, ("hand", 1): BELOTE_SEAT1, ("up",): ["8H"]}
+    wanted.update({("talon", s): t for s, t in BELOTE_TALONS.items()})
+    return deal("bela", wanted, dealer=1, players=2, options=options)
+
+
+def belote_deal(first):
+    """Hearts: seat 0 leads ``first`` of his pair, seat 1 discards, and seat 0 has the lead
+    again with the other card of the pair."""
+    state = do(belote_match(), {"type": "bid", "contract": "H"}, {"type": "declare", "combos": []})
+    state = do(state, first, *play("9C"))
+    assert state.to_act == 0 and not state.trick
+    return state
+
+
+def test_belote_second_card_offered_with_and_without_the_flag_after_a_flagged_first():
+    state = belote_deal({"type": "play", "card": "KH", "belote": True})
+    assert state.belote_open[0] == 1 << 2
+    legal = legal_json(state)
+    assert {"type": "play", "card": "QH"} in legal
+    assert {"type": "play", "card": "QH", "belote": True} in legal
+    for second in ({"type": "play", "card": "QH"}, {"type": "play", "card": "QH", "belote": True}):
+        after = do(state, second)
+        assert after.belote_seats == (0,) and after.belote_open[0] == 0
+
+
+def test_belote_flag_on_the_second_card_refused_after_an_unflagged_first():
+    state = belote_deal({"type": "play", "card": "KH"})
+    assert state.belote_open[0] == 0
+    assert {"type": "play", "card": "QH", "belote": True} not in legal_json(state)
+    assert {"type": "play", "card": "QH"} in legal_json(state)
+    with pytest.raises(IllegalAction, match="QH cannot make belote now") as info:
+        do(state, {"type": "play", "card": "QH", "belote": True})
+    assert info.value.reason == {"code": "no_belote", "card": "QH"}
+    assert do(state, *play("QH")).belote_seats == ()
+
+
+def test_belote_flag_on_the_second_card_refused_when_belote_is_automatic():
+    state = belote_match({"auto_belote": True, "declarations": False})
+    state = do(state, {"type": "bid", "contract": "H"}, *play("KH", "9C"))
+    assert state.belote_open[0] == 1 << 2  # announced automatically
+    assert {"type": "play", "card": "QH", "belote": True} not in legal_json(state)
+    with pytest.raises(IllegalAction, match="automatically"):
+        do(state, {"type": "play", "card": "QH", "belote": True})
+    assert do(state, *play("QH")).belote_seats == (0,)
+
+
+# RULES.md §14 (match end) and D-8: a reserve still waiting when the match ends is discarded.
+
+
+def _c9_one_deal():
+    """Worked example C9 (a litige: 71 points wait in the reserve) as a one-deal match."""
+    path = Path(__file__).resolve().parent.parent / "data" / "examples" / "C9.json"
+    record = json.loads(path.read_text())
+    record["options"] = {"target": "one_deal"}
+    return record
+
+
+def test_match_end_discards_the_reserve():
+    steps = [s for s, _ in replayed_states(_c9_one_deal()) if s is not None]
+    state = steps[-1].state
+    assert state.phase is Phase.MATCH_OVER
+    assert state.results[-1].score.outcome == "litige" and state.results[-1].score.reserve == 71
+    assert state.reserve == 0 and state.reserve_discarded == 71
+    over = next(e for e in steps[-1].events if e.type == "match_over")
+    assert over.data["reserve_discarded"] == 71
+    for view in (spectator_view(state), seat_view(state, 0)):
+        assert view["reserve"] == 0 and view["reserve_discarded"] == 71
+    assert summary(state)["reserve"] == 0 and summary(state)["reserve_discarded"] == 71
+
+
+def test_a_reserve_carried_on_is_not_discarded_before_the_match_ends():
+    record = _c9_one_deal()
+    record["options"] = {}
+    state = replay(record)
+    assert state.phase is Phase.DEAL_OVER
+    assert state.reserve == 71 and state.reserve_discarded == 0
+
+
+def test_a_match_ending_without_a_reserve_discards_nothing():
+    state = replay(random_record("bela", 2, {}, 3, None))
+    assert state.phase is Phase.MATCH_OVER and state.reserve == state.reserve_discarded == 0

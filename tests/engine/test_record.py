@@ -9,8 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from app.engine import apply, legal_actions
+from app.engine.actions import Play
+from app.engine.cards import parse_card
 from app.engine.cli import random_record
-from app.engine.record import RecordRuleError, RecordSchemaError, dump, replay
+from app.engine.record import (
+    RecordRuleError,
+    RecordSchemaError,
+    dump,
+    record_by,
+    replay,
+    replayed_states,
+)
+
+from . import helpers
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 EXAMPLES = sorted(DATA.glob("*.json"))
@@ -174,8 +186,6 @@ def _mark_by(record, every=3):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_a_record_with_by_replays_exactly_as_without_it(path):
-    from app.engine.record import record_by, replayed_states
-
     record = json.loads(path.read_text())
     marked = _mark_by(record)
     plain, with_by = replay(record), replay(marked)
@@ -205,3 +215,137 @@ def test_by_does_not_make_an_illegal_action_legal():
     with pytest.raises(RecordRuleError) as exc:
         replay(record)
     assert (exc.value.deal, exc.value.action) == (d, i)
+
+
+# Every rule error names a deal and an action (RULES.md §12, §14: indices from 0).
+
+
+def test_an_unfinished_deal_followed_by_another_names_the_first_missing_action():
+    record = json.loads((DATA / "classic.json").read_text())
+    record["deals"][0]["actions"].pop()
+    left = len(record["deals"][0]["actions"])
+    with pytest.raises(RecordRuleError) as err:
+        replay(record)
+    assert (err.value.deal, err.value.action) == (0, left)
+    assert str(err.value) == f"deal 0, action {left}: the deal is unfinished but another follows"
+
+
+def test_a_wrong_dealer_is_named_at_the_deals_first_action():
+    record = json.loads((DATA / "classic.json").read_text())
+    record["deals"][1]["dealer"] = (record["deals"][1]["dealer"] + 1) % 4
+    with pytest.raises(RecordRuleError, match=r"^deal 1, action 0: dealer must be \d$"):
+        replay(record)
+    record = json.loads((DATA / "classic.json").read_text())
+    record["first_dealer"] = (record["first_dealer"] + 1) % 4
+    with pytest.raises(RecordRuleError, match=r"^deal 0, action 0: dealer must be \d$"):
+        replay(record)
+
+
+def test_a_deal_after_the_match_is_over_is_named_at_its_first_action():
+    record = random_record("bela", 2, {"target": 501}, 3, None)
+    record["deals"].append(json.loads(json.dumps(record["deals"][-1])))
+    last = len(record["deals"]) - 1
+    with pytest.raises(
+        RecordRuleError, match=rf"^deal {last}, action 0: the match is already over"
+    ):
+        replay(record)
+
+
+def test_cli_names_deal_and_action_of_an_unfinished_deal():
+    record = json.loads((DATA / "classic.json").read_text())
+    record["deals"][0]["actions"].pop()
+    out = atout("record", "replay", "-", stdin=json.dumps(record))
+    assert out.returncode == 1
+    left = len(record["deals"][0]["actions"])
+    message = f"deal 0, action {left}: the deal is unfinished but another follows"
+    assert out.stderr.strip() == f"atout: {message}"
+
+
+# The bela-2p seven exchange (RULES.md §12): declining writes nothing.  Records that carry the
+# old ``pass`` there still replay; the pass is dropped when the record is written again.
+
+
+def _bela2_opening(holder):
+    """Bela 2p, dealer 1 (seat 0 leads): ``holder`` has the trump seven 7H among his first
+    six cards; seat 0 takes the proposal AH."""
+    other = 1 - holder
+    wanted = {
+        ("hand", holder): ["7H", "AS", "KS", "QS", "JS", "8C"],
+        ("talon", holder): ["9S", "8S", "7S", "7C"],
+        ("hand", other): ["AC", "KC", "QC", "JC", "TC", "9C"],
+        ("talon", other): ["KD", "QD", "JD", "TD"],
+        ("up",): ["AH"],
+    }
+    state = helpers.deal("bela", wanted, dealer=1, players=2)
+    return helpers.do(state, {"type": "bid", "contract": "H"})
+
+
+def _new_form(holder, plays=4):
+    """The record of the bid and ``plays`` cards (the first legal card but the seven each
+    time): no exchange."""
+    seven = parse_card("7H")
+    state = _bela2_opening(holder)
+    for _ in range(plays):
+        acts = legal_actions(state)
+        play = next(a for a in acts if isinstance(a, Play) and a.card != seven)
+        state, _ = apply(state, play)
+    return dump(state)
+
+
+def _with(record, index, action):
+    out = json.loads(json.dumps(record))
+    out["deals"][0]["actions"].insert(index, action)
+    return out
+
+
+@pytest.mark.parametrize("holder", [0, 1], ids=["leader", "dealer"])
+def test_an_old_exchange_pass_is_read_as_the_decline_and_not_written_again(holder):
+    new = _new_form(holder)
+    assert [a["type"] for a in new["deals"][0]["actions"]] == [
+        "bid",
+        "play",
+        "play",
+        "play",
+        "play",
+    ]
+    old = _with(new, 1, {"seat": holder, "type": "pass"})
+    state = replay(old)
+    assert dump(state) == new  # the pass is gone
+    assert replay(new).hands == state.hands and state.exchanged == -1
+    # the replayed steps skip it: indices stay those of the record read
+    steps = [s.index for s, _ in replayed_states(old) if s is not None]
+    assert steps == [0, 2, 3, 4, 5]
+
+
+def test_an_old_exchange_pass_closes_the_exchange():
+    new = _new_form(1, plays=1)  # seat 0 led; seat 1, the holder, is to act
+    old = _with(new, 1, {"seat": 1, "type": "pass"})
+    late = _with(old, 3, {"seat": 1, "type": "exchange", "card": "7H"})
+    with pytest.raises(RecordRuleError, match="deal 0, action 3: seat 1: exchange"):
+        replay(late)
+    # without the old pass, the same exchange on the holder's turn is legal
+    replay(_with(new, 2, {"seat": 1, "type": "exchange", "card": "7H"}))
+
+
+def test_a_pass_elsewhere_in_the_card_play_is_still_refused():
+    new = _new_form(1, plays=1)
+    with pytest.raises(RecordRuleError, match="deal 0, action 1: seat 0: pass: the bidding is"):
+        replay(_with(new, 1, {"seat": 0, "type": "pass"}))  # seat 0 is not the holder
+    with pytest.raises(RecordRuleError, match="deal 0, action 2: seat 1: pass"):
+        replay(_with(new, 2, {"seat": 1, "type": "pass"}))  # after the first card
+
+
+def test_an_old_form_exchange_before_the_lead_by_the_other_player_replays():
+    new = _new_form(1, plays=2)
+    old = _with(new, 1, {"seat": 1, "type": "exchange", "card": "7H"})
+    state = replay(old)
+    assert state.exchanged == 1 and dump(state) == old  # a form still written as it is
+
+
+def test_by_after_an_old_exchange_pass_stays_on_its_action():
+    new = _new_form(0)
+    new["deals"][0]["actions"][2]["by"] = "auto"
+    old = _with(new, 1, {"seat": 0, "type": "pass", "by": "stand_in"})
+    state = replay(old)
+    assert record_by(old) == {(0, 2): "auto"}
+    assert dump(state, by=record_by(old)) == new

@@ -45,7 +45,7 @@ def test_bela_two_players_seven_exchange() -> None:
             acts = legal_actions(state)
             state, _ = apply(state, next((a for a in acts if isinstance(a, Bid)), acts[0]))
         exchange = [a for a in legal_actions(state) if isinstance(a, Exchange)]
-        if state.phase is not Phase.EXCHANGE or not exchange:
+        if not exchange:
             continue
         seat, proposal = state.to_act, state.upcard
         assert all(v["taken"] is None for v in _views(state))

@@ -41,4 +41,5 @@ async def test_a_bot_that_does_not_answer_is_given_up(monkeypatch) -> None:
 async def test_a_bot_that_answers_in_time_is_heard(monkeypatch) -> None:
     monkeypatch.setattr(room_module, "choose_action", lambda view, level, rng: {"type": "pass"})
     with ThreadPoolExecutor(max_workers=1) as executor:
-        assert await make_room(executor).bots.think({}, "easy") == {"type": "pass"}
+        room = make_room(executor)  # held: a room's parts refer to it weakly
+        assert await room.bots.think({}, "easy") == {"type": "pass"}

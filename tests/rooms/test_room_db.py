@@ -11,12 +11,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from sqlalchemy import delete, insert, update
 
 from app.engine import Phase, action_to_json, current_player, legal_actions
+from app.engine.cards import format_card
+from app.engine.record import dump
 from app.persistence import repository as repo
 from app.persistence.db import create_engine_from_url, create_sessionmaker
+from app.persistence.models import GameAction, GameDeal
 from app.persistence.writer import CommitQueue
 from app.rooms import GameSpec, RoomManager, Status
+from tests.engine.helpers import deal, do
 from tests.rooms.harness import FakeListener, act, settings
 
 pytestmark = pytest.mark.db
@@ -120,3 +125,50 @@ async def test_a_restored_room_waits_for_continue_again(manager: RoomManager) ->
     assert again.consents.agreed == {0}
     info = again.room_json(host_id)["next_deal"]
     assert info is not None and info["deadline"] is not None  # a new countdown
+
+
+async def test_a_stored_game_with_an_old_exchange_pass_still_loads(manager: RoomManager) -> None:
+    """Rows written before RULES.md 1.1 declined the bela-2p seven exchange with a ``pass``: the
+    room still loads them (the pass is read as the decline), keeps its version count from the
+    rows, and goes on appending after them."""
+    host_id, guest_id = await identities(manager, 2)
+    room = await manager.create_game(host_id, "Host", GameSpec("bela", 2, {}, "friends"))
+    await manager.join(room.game_id, guest_id, "Guest")
+    dealer = room.state.dealer
+    leader = 1 - dealer
+    await manager.evict(room)
+
+    # the dealer holds the trump seven; the leader takes the proposal AH
+    wanted = {("hand", dealer): ["7H", "AS", "KS", "QS", "JS", "8C"], ("up",): ["AH"]}
+    fixed = deal("bela", wanted, dealer=dealer, players=2)
+    after_bid = do(fixed, {"type": "bid", "contract": "H"})
+    lead = action_to_json(legal_actions(after_bid)[-1])
+    assert lead["type"] == "play"
+    rows = [(leader, {"type": "bid", "contract": "H"}), (dealer, {"type": "pass"}), (leader, lead)]
+    async with manager.sessionmaker() as session, session.begin():
+        deck = [format_card(c) for c in fixed.deck]
+        await session.execute(
+            update(GameDeal).where(GameDeal.game_id == room.game_id).values(deck=deck)
+        )
+        await session.execute(delete(GameAction).where(GameAction.game_id == room.game_id))
+        for seq, (seat, action) in enumerate(rows):
+            values = {"game_id": room.game_id, "seq": seq, "deal_number": 0, "seat": seat}
+            await session.execute(insert(GameAction).values(**values, action=action))
+
+    again = await manager.get(room.game_id)
+    assert again is not None
+    assert (again.version, again.seq) == (1 + 3, 3)  # counted from the rows
+    assert [a.type for _, a in again.state.actions] == ["bid", "play"]  # no pass kept
+    assert again.state.to_act == dealer
+    assert not any(a.type == "exchange" for a in legal_actions(again.state))  # declined
+    assert all(a["type"] != "pass" for d in dump(again.state)["deals"] for a in d["actions"])
+    listener = connect(again, guest_id if dealer == 1 else host_id)
+    connect(again, host_id if dealer == 1 else guest_id)  # a friends table waits for both
+    follow = action_to_json(legal_actions(again.state)[0])
+    listener.new()  # the state sent on attaching
+    await act(again, listener, "after-old-pass", again.version, follow)
+    reply = listener.new()[0]
+    assert reply["type"] == "ack" and again.version == 5, reply
+    await manager.evict(again)
+    third = await manager.get(room.game_id)
+    assert third is not None and third.version == 5 and len(third.state.actions) == 3

@@ -1,8 +1,8 @@
 """What every variant shares, as overridable hooks (python-chess's variant style).
 
 A variant module subclasses ``Rules`` and overrides only what differs: the options, the
-dealing, the bidding, the phases between the bidding and the play (the exchange and the
-discard), the play flags and card points, what happens after a trick, the declarations'
+dealing, the bidding, the exchange and the discard between the bidding and the first card,
+the play flags and card points, what happens after a trick, the declarations'
 comparison, the deal's scoring and the match's end, the view's extra fields and whether the
 next deal is dealt at once.  The state machine (``game.py``) and the views (``views.py``) call
 these hooks and never look at a variant's name.  A ``Rules`` instance is immutable: a variant
@@ -140,6 +140,7 @@ class Rules(ABC):
             "tricks_won": (0,) * n,
             "discard": 0,
             "exchanged": -1,
+            "exchange_seat": -1,
             "declared": (False,) * n,
             "announced": ((),) * n,
             "belote_open": (0,) * n,
@@ -237,9 +238,10 @@ class Rules(ABC):
             return 0b1111
         return 1 << contract.trump
 
-    # ----- the phases between the bidding and the play -------------------------
-    def exchange_actions(self, state: State) -> list[Action]:
-        """The legal actions of the seat to act in ``Phase.EXCHANGE`` (bela 2p)."""
+    # ----- the exchange (in the card play) and the phase before the play -----------
+    def exchange_actions(self, state: State, seat: int) -> list[Action]:
+        """The exchange ``seat`` may make now, in ``Phase.PLAY`` (bela 2p); the engine asks
+        only while ``state.exchange_seat`` is ``seat``."""
         return []
 
     def apply_exchange(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -8,7 +8,7 @@ from ..actions import PASS, Action, Bid, Discard, Exchange, Pass, Play
 from ..cards import R7, cards_of, format_card, format_mask
 from ..errors import IllegalAction, InvalidAction
 from ..scoring import FAILED, HANGING, MADE, DealScore, ScoreWork
-from ..state import Contract, Event, Phase, State
+from ..state import Contract, Event, Phase, State, hand_event
 from .base import DENOM_TRUMP, SUIT_NAMES, Rules, packet_round
 
 TARGETS = {2: 501, 3: 701, 4: 1001}
@@ -107,41 +107,38 @@ class BelaRules(Rules):
 
     def after_contract(self, state: State) -> list[Event]:
         assert state.contract is not None
-        if self.players == 2 and _exchange_holder(state) >= 0:
-            state.phase = Phase.EXCHANGE
-            state.to_act = _exchange_holder(state)
-            return []
+        if self.players == 2:  # the seven must be among the holder's first six cards
+            state.exchange_seat = _exchange_holder(state)
         return _pick_up_talons(state)
 
-    # ----- the seven exchange (2 players, §5.4) and the discard (3 players, §5.3) -------
-    def exchange_actions(self, state: State) -> list[Action]:
+    # ----- the seven exchange (2 players, §5.4, §12, §14) and the discard (3 players) -----
+    # The holder of the trump seven may exchange it from the end of the bidding until his own
+    # first ``declare`` or ``play``: on his turn, or out of turn before anyone's ``declare`` or
+    # ``play``.  Declining writes nothing: the holder simply declares or plays.
+    def exchange_actions(self, state: State, seat: int) -> list[Action]:
         assert state.contract is not None
-        return [Exchange(state.contract.trump * 8 + R7), PASS]
+        if seat != state.to_act and any(state.declared):
+            return []
+        return [Exchange(state.contract.trump * 8 + R7)]
 
     def apply_exchange(self, state: State, seat: int, action: Action) -> list[Event]:
-        assert state.contract is not None
+        assert state.contract is not None and isinstance(action, Exchange)
         seven = state.contract.trump * 8 + R7
-        events: list[Event] = []
-        if isinstance(action, Exchange):
-            if action.card != seven:
-                raise IllegalAction(f"exchange: only the trump seven {format_card(seven)}")
-            hands = list(state.hands)
-            hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
-            state.hands = tuple(hands)
-            old = state.upcard
-            state.taken = old  # everyone saw the exchanger take it
-            state.out_of_play |= 1 << seven
-            state.upcard = seven
-            state.exchanged = seat
-            took = {"seat": seat, "card": format_card(seven), "took": format_card(old)}
-            events.append(Event("exchanged", took))
-        elif not isinstance(action, Pass):
-            raise IllegalAction(
-                f"{action.type}: exchange the seven or pass first", _no_play(action)
-            )
-        else:
-            events.append(Event("exchange_declined", {"seat": seat}))
-        return events + _pick_up_talons(state)
+        if state.exchange_seat != seat or not self.exchange_actions(state, seat):
+            raise IllegalAction(_why_no_exchange(state, seat))
+        if action.card != seven:
+            raise IllegalAction(f"exchange: only the trump seven {format_card(seven)}")
+        hands = list(state.hands)
+        hands[seat] = (hands[seat] & ~(1 << seven)) | (1 << state.upcard)
+        state.hands = tuple(hands)
+        old = state.upcard
+        state.taken = old  # everyone saw the exchanger take it
+        state.out_of_play |= 1 << seven
+        state.upcard = seven
+        state.exchanged = seat
+        state.exchange_seat = -1
+        took = {"seat": seat, "card": format_card(seven), "took": format_card(old)}
+        return [Event("exchanged", took), hand_event(seat, hands[seat])]
 
     def discard_actions(self, state: State) -> list[Action]:
         cards = list(cards_of(state.hands[state.to_act]))
@@ -222,7 +219,15 @@ def _exchange_holder(state: State) -> int:
     return -1
 
 
-def _no_play(action: Action, phase: Phase = Phase.EXCHANGE) -> dict[str, Any] | None:
+def _why_no_exchange(state: State, seat: int) -> str:
+    if state.exchanged >= 0:
+        return "exchange: the seven was already exchanged"
+    if state.exchange_seat != seat:
+        return "exchange: only the holder of the trump seven among his first six cards"
+    return "exchange: not your turn, and the card play has begun"
+
+
+def _no_play(action: Action, phase: Phase) -> dict[str, Any] | None:
     """The reason refusing a card before the card play (game.explain_illegal_card's)."""
     return {"code": "no_card_play", "phase": phase.value} if isinstance(action, Play) else None
 

@@ -1,0 +1,501 @@
+"""``atout bench soak``: hours of play, to see that memory stays flat and no pause is felt.
+
+    atout bench soak --tables 1000 --duration 3600 --idle-seconds 60
+
+It starts a server (``atout serve`` on 127.0.0.1, a fresh SQLite file unless ``--database-url``)
+with ``ATOUT_IDLE_ROOM_SECONDS`` short, and runs ``--tables`` table slots through real WebSocket
+clients. Each slot lives a table's whole life, again and again:
+
+* a ``friends`` game of four browsers (each its own cookie and socket), or, for one slot in
+  ``--computer-every``, a ``computer`` game of one browser against three bots;
+* every client plays random legal moves from its own view, ``--pace`` seconds after its turn;
+* now and then, mid-match, the whole table goes away for longer than the idle time (the room
+  is evicted) and comes back (the room is restored from the database); one player of a friends
+  table also drops and comes back at once now and then (the table pauses);
+* at the end of a match the table takes the rematch, or goes idle (evicted) and the slot
+  starts a new game.
+
+Every ``--report`` seconds it prints: the server's RSS, rooms in memory, sockets, the objects
+its collector tracks, the longest event-loop stall and the p99 of move latency (a move sent to
+its ``ack``) over the interval. It ends with a verdict line: RSS growth since the first eviction
+cycle, the longest stall, and moves lost (an acknowledged version that a later ``state`` of the
+same game did not reach; 0 expected).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from app.bench.load import (
+    BenchError,
+    Process,
+    _loop_factory,
+    _percentile,
+    _start,
+    free_port,
+    machine,
+    rss_mib,
+)
+
+SubParsers = Any
+
+
+def add_bench(bench: SubParsers) -> None:
+    """Add ``soak`` under ``atout bench``."""
+    p = bench.add_parser(
+        "soak",
+        help="a long run of tables that start, finish, leave and come back: memory and stalls",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("--tables", type=int, default=200, help="table slots (default 200)")
+    p.add_argument("--duration", type=float, default=3600.0, help="seconds (default 3600)")
+    p.add_argument("--pace", type=float, default=2.0, help="seconds before a move (default 2)")
+    p.add_argument(
+        "--idle-seconds",
+        type=int,
+        default=60,
+        help="the server's ATOUT_IDLE_ROOM_SECONDS (default 60)",
+    )
+    p.add_argument("--report", type=float, default=10.0, help="seconds between reports")
+    p.add_argument("--variant", default="classic", help="variant of the tables (default classic)")
+    p.add_argument(
+        "--computer-every",
+        type=int,
+        default=5,
+        help="one slot in N plays against the computer (default 5; 0: none)",
+    )
+    p.add_argument("--database-url", help="database of the server (default: a temporary SQLite)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the reports and verdict as JSON")
+    p.set_defaults(func=cmd_bench_soak)
+
+
+def cmd_bench_soak(args: argparse.Namespace) -> int:
+    if args.tables < 1 or args.duration <= 0 or args.idle_seconds < 1:
+        print("atout: --tables >= 1, --duration > 0, --idle-seconds >= 1", file=sys.stderr)
+        return 2
+    try:
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            verdict = runner.run(run(args))
+    except BenchError as exc:
+        print(f"atout: bench soak: {exc}", file=sys.stderr)
+        return 1
+    return 0 if verdict["moves_lost"] == 0 else 1
+
+
+# ----------------------------------------------------------------------------- measurement
+
+
+@dataclass
+class Soak:
+    args: argparse.Namespace
+    base: str
+    rng: random.Random
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    latencies: list[float] = field(default_factory=list)  # this interval's, seconds
+    moves: int = 0
+    moves_lost: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    matches: int = 0
+    games: int = 0
+    away_trips: int = 0
+    acked: dict[str, int] = field(default_factory=dict)  # game -> highest acknowledged version
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+    def saw_state(self, game_id: str, version: int) -> None:
+        acked = self.acked.get(game_id, 0)
+        if version < acked:
+            self.moves_lost += acked - version
+
+    def saw_ack(self, game_id: str, version: int) -> None:
+        if version > self.acked.get(game_id, 0):
+            self.acked[game_id] = version
+
+
+class Client:
+    """One browser at a table: random legal moves, Continue at once, a rematch when asked."""
+
+    def __init__(self, soak: Soak, cookie: str, rng: random.Random) -> None:
+        self.soak, self.cookie, self.rng = soak, cookie, rng
+        self.view: dict[str, Any] | None = None
+        self.room: dict[str, Any] = {}
+        self.version = 0
+        self.sent_for = -1
+        self.sent_at: dict[str, float] = {}
+        self.next_deal_for = -1
+        self.seats: set[int] = set()
+        self.ids = 0
+        # a client id is applied once per seat, ever: each connection names its moves anew
+        self.prefix = f"{rng.getrandbits(40):010x}"
+        self.ended = asyncio.Event()  # the match is over
+        self.rematch: str | None = None
+
+    async def play(self, game_id: str, leave: asyncio.Event, want_rematch: bool) -> None:
+        """Play ``game_id`` until ``leave`` is set or the match ends (and a rematch, if asked
+        for, is created: ``self.rematch``)."""
+        import websockets
+
+        self.ended.clear()
+        self.rematch = None
+        self.sent_for, self.next_deal_for = -1, -1
+        async with websockets.connect(
+            f"{self.soak.ws_base}/ws/{game_id}",
+            additional_headers={"Cookie": f"atout_id={self.cookie}"},
+            max_size=2**22,
+            open_timeout=120,
+            ping_interval=None,
+        ) as ws:
+            reader = asyncio.create_task(self._read(ws, game_id, want_rematch))
+            waiter = asyncio.create_task(leave.wait())
+            await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (reader, waiter):
+                task.cancel()
+            await asyncio.gather(reader, waiter, return_exceptions=True)
+
+    async def _read(self, ws: Any, game_id: str, want_rematch: bool) -> None:
+        soak = self.soak
+        mover: asyncio.Task[None] | None = None
+        consented = False
+        try:
+            while True:
+                msg = orjson.loads(await ws.recv())
+                kind = msg["type"]
+                if kind == "state":
+                    self.version, self.view = msg["version"], msg["view"]
+                    self.seats = set(msg.get("seats_you_hold") or ())
+                    soak.saw_state(game_id, self.version)
+                elif kind == "update":
+                    fresh = msg["view"]
+                    self.version = msg["version"]
+                    self.view = {**self.view, **fresh} if self.view and fresh else fresh
+                elif kind == "ack":
+                    sent = self.sent_at.pop(msg["id"], None)
+                    if sent is not None:
+                        soak.latencies.append(time.monotonic() - sent)
+                        soak.moves += 1
+                    soak.saw_ack(game_id, msg["version"])
+                elif kind == "error":
+                    soak.error(msg["code"])
+                    if msg["code"] == "paused":
+                        self.sent_for = -1
+                elif kind == "rematch":
+                    self.rematch = str(msg["game_id"])
+                    self.ended.set()
+                    return
+                if "room" in msg:
+                    self.room = msg["room"] or {}
+                view = self.view or {}
+                if view.get("phase") == "match_over" and not want_rematch:
+                    self.ended.set()
+                    return
+                paused = bool(self.room.get("paused"))
+                if view.get("legal") and self.sent_for != self.version and not paused:
+                    self.sent_for = self.version
+                    if mover is not None:
+                        mover.cancel()
+                    mover = asyncio.create_task(self._move(ws, self.version, view["legal"]))
+                consent = self.room.get("consent") or {}
+                if want_rematch and consent.get("kind") == "rematch" and not consented:
+                    consented = True
+                    await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
+                waiting = set((self.room.get("next_deal") or {}).get("waiting_for") or ())
+                deal_end = len(view.get("results") or ())
+                if kind in ("room", "state") and waiting & self.seats:
+                    if self.next_deal_for != deal_end:
+                        self.next_deal_for = deal_end
+                        await ws.send(json.dumps({"type": "consent", "kind": "next_deal"}))
+        finally:
+            if mover is not None:
+                mover.cancel()
+
+    async def _move(self, ws: Any, version: int, legal: list[dict[str, Any]]) -> None:
+        pace = self.soak.args.pace
+        if pace:
+            await asyncio.sleep(pace * self.rng.uniform(0.5, 1.5))
+        self.ids += 1
+        msg_id = f"{self.prefix}.{self.ids}"
+        self.sent_at[msg_id] = time.monotonic()
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "action",
+                    "id": msg_id,
+                    "version": version,
+                    "action": self.rng.choice(legal),
+                }
+            )
+        )
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def _cookie_of(response: Any) -> str | None:
+    for header in response.headers.get_list("set-cookie"):
+        if header.startswith("atout_id="):
+            return str(header.split(";", 1)[0].split("=", 1)[1])
+    return None
+
+
+async def _new_game(
+    soak: Soak, http: Any, computer: bool, host: str | None
+) -> tuple[str, list[str]]:
+    """A new game: its id and the cookies of its browsers (the host's is reused)."""
+    body: dict[str, Any] = {
+        "variant": soak.args.variant,
+        "mode": "computer" if computer else "friends",
+        # short matches, so that tables finish, take rematches and start new games
+        "options": {"target": 501} if soak.args.variant in ("classic", "coinche") else {},
+    }
+    if computer:
+        body["level"] = "easy"
+    headers = {"Cookie": f"atout_id={host}"} if host else {}
+    response = await http.post(soak.base + "/api/games", json=body, headers=headers)
+    if response.status_code != 201:
+        raise BenchError(f"cannot create a game: {response.status_code} {response.text}")
+    host = host or _cookie_of(response)
+    if host is None:
+        raise BenchError("the server did not give the host a browser identity")
+    game_id = str(response.json()["game_id"])
+    cookies = [host]
+    for _ in range(0 if computer else 3):
+        joined = await http.post(f"{soak.base}/api/games/{game_id}/join", json={})
+        guest = _cookie_of(joined)
+        if joined.status_code != 200 or guest is None:
+            raise BenchError(f"cannot join: {joined.status_code} {joined.text}")
+        cookies.append(guest)
+    soak.games += 1
+    return game_id, cookies
+
+
+async def slot(soak: Soak, http: Any, index: int) -> None:
+    """One table slot's life, until the run stops."""
+    rng = random.Random(soak.rng.random())
+    computer = bool(soak.args.computer_every) and index % soak.args.computer_every == 0
+    idle = soak.args.idle_seconds
+    # the slots start spread over the first minute, so that tables do not move in step
+    await asyncio.sleep(rng.uniform(0, min(60.0, soak.args.duration / 10)))
+    host: str | None = None
+    game_id: str | None = None
+    cookies: list[str] = []
+    while not soak.stop.is_set():
+        if game_id is None:
+            game_id, cookies = await _new_game(soak, http, computer, host)
+            host = cookies[0]
+        clients = [Client(soak, c, random.Random(rng.random())) for c in cookies]
+        want_rematch = rng.random() < 0.5
+        leave = asyncio.Event()
+        plays = [asyncio.create_task(c.play(game_id, leave, want_rematch)) for c in clients]
+        # the table's next trip away (evicted and restored), or one player's short drop
+        trip = rng.uniform(idle, 6 * idle)
+        ended = asyncio.create_task(_first_ended(clients))
+        stopped = asyncio.create_task(soak.stop.wait())
+        done, _ = await asyncio.wait({ended, stopped}, timeout=trip)
+        for task in (ended, stopped):
+            task.cancel()
+        leave.set()
+        await asyncio.gather(*plays, return_exceptions=True)
+        if soak.stop.is_set():
+            return
+        if ended in done and not ended.cancelled():
+            soak.matches += 1
+            rematch = next((c.rematch for c in clients if c.rematch), None)
+            if rematch is not None:
+                game_id = rematch
+                continue
+            game_id = None  # idle: the finished room leaves memory, then a new game
+            await _sleep(soak, idle * 1.5 + 5)
+            continue
+        # mid-match: the whole table away past the idle time, or one friend's quick drop
+        if computer or rng.random() < 0.5:
+            soak.away_trips += 1
+            await _sleep(soak, idle * 1.5 + 5)
+        else:
+            await _sleep(soak, rng.uniform(0.5, 3))
+
+
+async def _first_ended(clients: list[Client]) -> None:
+    waits = [asyncio.create_task(c.ended.wait()) for c in clients]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            task.cancel()
+    await asyncio.sleep(0.5)  # the others see the end (and the rematch) too
+
+
+async def _sleep(soak: Soak, seconds: float) -> None:
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(soak.stop.wait(), seconds)
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
+    from app.persistence.migrate import upgrade_head
+
+    port = free_port()
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'atout.db'}"
+    upgrade_head(url)
+    env = {
+        "ATOUT_DATABASE_URL": url,
+        "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ATOUT_LOG_LEVEL": "WARNING",
+        "ATOUT_BOT_WORKERS": "1",
+        "ATOUT_IDLE_ROOM_SECONDS": str(args.idle_seconds),
+        "ATOUT_NEXT_DEAL_SECONDS": "3",
+    }
+    command = ["-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return await _start(workdir / "server.log", port, command, env)
+
+
+async def _server_stats(http: Any, base: str) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = (await http.get(base + "/api/stats")).json()
+        return data
+    except Exception:  # noqa: BLE001 - a report line without the server's side
+        return {}
+
+
+def _dig(data: dict[str, Any], *paths: str) -> Any:
+    """The first of the dotted ``paths`` present in ``data``."""
+    for path in paths:
+        value: Any = data
+        for key in path.split("."):
+            if not isinstance(value, dict) or key not in value:
+                value = None
+                break
+            value = value[key]
+        if value is not None:
+            return value
+    return None
+
+
+async def report_loop(soak: Soak, http: Any, pid: int, started: float) -> list[dict[str, Any]]:
+    reports: list[dict[str, Any]] = []
+    while not soak.stop.is_set():
+        await _sleep(soak, soak.args.report)
+        stats = await _server_stats(http, soak.base)
+        lat, soak.latencies = soak.latencies, []
+        rss = rss_mib(pid)[0]
+        line = {
+            "t": round(time.monotonic() - started),
+            "rss_mib": round(rss, 1),
+            "rooms": _dig(stats, "rooms", "rooms_in_memory"),
+            "sockets": _dig(stats, "sockets", "connections"),
+            "evictions": _dig(stats, "evictions"),
+            "loads": _dig(stats, "loads", "rooms_loaded"),
+            "gc_tracked": _dig(stats, "process.gc_tracked", "gc_tracked"),
+            "stall_max_ms": _dig(stats, "loop.stall_max_ms", "stall.max_ms", "stall_max_ms"),
+            "move_p99_ms": round(1000 * _percentile(lat, 0.99), 1) if lat else None,
+            "moves": len(lat),
+            "lost": soak.moves_lost,
+        }
+        reports.append(line)
+        if soak.args.json:
+            print(json.dumps(line), flush=True)
+        else:
+            print(
+                f"{line['t']:6d}s  RSS {line['rss_mib']:7.1f} MiB  rooms {line['rooms']}  "
+                f"sockets {line['sockets']}  evicted {line['evictions']}  "
+                f"loaded {line['loads']}  "
+                f"gc tracked {line['gc_tracked']}  stall max {line['stall_max_ms']} ms  "
+                f"p99 {line['move_p99_ms']} ms ({line['moves']} moves)  lost {line['lost']}",
+                flush=True,
+            )
+    return reports
+
+
+def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """RSS growth from the first report after the first eviction cycle to the end."""
+    idle = soak.args.idle_seconds
+    plateau = next(
+        (r for r in reports if (r["evictions"] or 0) > 0 and r["t"] >= 3 * idle + 60), None
+    )
+    last = reports[-1] if reports else None
+    growth = (
+        round(100 * (last["rss_mib"] - plateau["rss_mib"]) / plateau["rss_mib"], 1)
+        if plateau and last and plateau is not last
+        else None
+    )
+    p99s = [r["move_p99_ms"] for r in reports if r["move_p99_ms"] is not None]
+    stalls = [r["stall_max_ms"] for r in reports if r["stall_max_ms"] is not None]
+    return {
+        "rss_after_first_eviction_cycle_mib": plateau["rss_mib"] if plateau else None,
+        "rss_end_mib": last["rss_mib"] if last else None,
+        "rss_growth_pct": growth,
+        "longest_stall_ms": max(stalls) if stalls else None,
+        "worst_interval_move_p99_ms": max(p99s) if p99s else None,
+        "moves_lost": soak.moves_lost,
+        "moves": sum(r["moves"] for r in reports),
+        "games": soak.games,
+        "matches_finished": soak.matches,
+        "table_trips_away": soak.away_trips,
+        "rooms_evicted": last["evictions"] if last else None,
+        "rooms_loaded": last["loads"] if last else None,
+        "errors": soak.errors,
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    import httpx
+
+    workdir = Path(tempfile.mkdtemp(prefix="atout-soak-"))
+    server = await start_server(workdir, args)
+    try:
+        soak = Soak(args, server.base_url, random.Random(args.seed))
+        no_jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+        limits = httpx.Limits(max_connections=32)
+        async with httpx.AsyncClient(timeout=120, limits=limits, cookies=no_jar) as http:
+            started = time.monotonic()
+            slots = [asyncio.create_task(slot(soak, http, i)) for i in range(args.tables)]
+            reporter = asyncio.create_task(report_loop(soak, http, server.pid, started))
+            done, _ = await asyncio.wait(slots, timeout=args.duration)
+            soak.stop.set()
+            for task in done:  # a slot that failed: say why
+                if task.exception() is not None:
+                    raise BenchError(f"a table failed: {task.exception()!r}")
+            await asyncio.gather(*slots, return_exceptions=True)
+            reports = await reporter
+        result = verdict(soak, reports)
+        result["machine"] = machine()
+        result["tables"] = args.tables
+        result["duration_s"] = args.duration
+        result["database"] = "postgresql" if args.database_url else "sqlite"
+        if args.json:
+            print(json.dumps({"verdict": result}))
+        else:
+            print(
+                f"verdict: RSS {result['rss_after_first_eviction_cycle_mib']} -> "
+                f"{result['rss_end_mib']} MiB ({result['rss_growth_pct']}% after the first "
+                f"eviction cycle); longest stall {result['longest_stall_ms']} ms; worst 10 s "
+                f"move p99 {result['worst_interval_move_p99_ms']} ms; moves lost "
+                f"{result['moves_lost']} of {result['moves']}; {result['games']} games, "
+                f"{result['matches_finished']} matches finished, "
+                f"{result['table_trips_away']} tables away and back; errors {result['errors']}"
+            )
+        return result
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
