@@ -89,8 +89,9 @@ async def test_an_evicted_room_leaves_memory(tmp_path, mode, finish):
         room.detach(listener)
         game_id = room.game_id
         refs = [weakref.ref(room), weakref.ref(room.state), weakref.ref(listener)]
-        parts = (room.publisher, room.seating, room.consents, room.chat)
-        refs += [weakref.ref(part) for part in parts]
+        refs += [
+            weakref.ref(part) for part in (room.publisher, room.seating, room.consents, room.chat)
+        ]
         await asyncio.sleep(0.1)  # let the tasks of the last move run to their end
         gc.collect()
         gc.disable()
