@@ -67,6 +67,12 @@ class Settings(BaseSettings):
     ws_burst: int = Field(
         default=40, ge=1, description="Messages one WebSocket may send at once before ws_rate."
     )
+    chat_rate: int = Field(
+        default=5, ge=1, description="Table-chat lines one connection may send per chat window."
+    )
+    chat_window_seconds: float = Field(
+        default=10.0, gt=0, description="The table chat's rate-limit window, in seconds."
+    )
     ws_compression: bool = Field(
         default=False,
         description="Offer permessage-deflate on game connections (updates are a few hundred "

@@ -20,7 +20,15 @@ from sqlalchemy.orm import Session
 
 from app.engine import stored_options
 from app.engine.record import FORMAT
-from app.persistence.models import Game, GameAction, GameDeal, GameSeat, Identity, utcnow
+from app.persistence.models import (
+    ChatMessage,
+    Game,
+    GameAction,
+    GameDeal,
+    GameSeat,
+    Identity,
+    utcnow,
+)
 
 Work = Callable[[Session], Any]  # a write, run by the CommitQueue (writer.py)
 
@@ -401,3 +409,67 @@ async def games_of_identity(
     for s in seat_rows:
         by_game.setdefault(s.game_id, []).append(_seat_row(s))
     return [(_game_row(g), by_game.get(g.id, [])) for g in games]
+
+
+# --------------------------------------------------------------------------- table chat
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One table-chat line (never part of the record: RULES.md §12)."""
+
+    id: int
+    seat: int | None  # None: a spectator
+    identity_id: int | None
+    name: str | None
+    kind: str  # text | phrase | emote
+    text: str
+    created_at: datetime
+
+
+def insert_chat(
+    game_id: str,
+    seat: int | None,
+    identity_id: int | None,
+    name: str | None,
+    kind: str,
+    text: str,
+    created_at: datetime,
+) -> Work:
+    """Store a chat line; the work's result is its id."""
+
+    def work(session: Session) -> int:
+        row = ChatMessage(
+            game_id=game_id,
+            seat=seat,
+            identity_id=identity_id,
+            name=name,
+            kind=kind,
+            text=text,
+            created_at=created_at,
+        )
+        session.add(row)
+        session.flush()
+        return int(row.id)
+
+    return work
+
+
+async def load_chat(session: AsyncSession, game_id: str, limit: int) -> list[ChatRow]:
+    """The last ``limit`` chat lines of a game, oldest first."""
+    rows = (
+        (
+            await session.execute(
+                select(ChatMessage)
+                .where(ChatMessage.game_id == game_id)
+                .order_by(ChatMessage.id.desc())
+                .limit(limit)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    return [
+        ChatRow(r.id, r.seat, r.identity_id, r.name, r.kind, r.text, r.created_at)
+        for r in reversed(rows)
+    ]

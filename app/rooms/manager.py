@@ -28,9 +28,18 @@ from app.logging import game_fields
 from app.persistence import repository as repo
 from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
+from app.rooms.chat import HISTORY as CHAT_HISTORY
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.messages import iso_time
-from app.rooms.model import MODES, JoinResult, Mode, RoomServices, Seat, Status, deck_strings
+from app.rooms.model import (
+    MODES,
+    JoinResult,
+    Mode,
+    RoomServices,
+    Seat,
+    Status,
+    deck_strings,
+)
 from app.rooms.room import Room
 from app.settings import Settings
 
@@ -147,9 +156,11 @@ class RoomManager:
     async def _load(self, game_id: str) -> Room | None:
         async with self.sessionmaker() as session:
             stored = await repo.load_game(session, game_id)
+            chat = await repo.load_chat(session, game_id, CHAT_HISTORY) if stored else []
         if stored is None:
             return None
         room = Room.from_stored(self.services, stored)
+        room.chat.restore(chat)
         if self.services.levels is not None:  # level badges of the seats (app/players)
             await self.services.levels.ensure(s.identity_id for s in room.seats)
         await room.after_load()

@@ -3,7 +3,7 @@
 Two faces of the same set:
 
 * **Builders** (``error``, ``ack``, ``state``, ``update``, ``room``, ``rematch``, ``hint``,
-  ``pong``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
+  ``pong``, ``chat``) return ``TypedDict``s: plain dicts with a checked shape, as cheap to make as a dict
   literal. The publisher makes many of them per move (``atout bench publish``), so no model
   object is built on the hot path. ``dumps`` turns one into the compact JSON text sent.
 * **Models** (one pydantic model per ``type``, registered with ``@outgoing``, and one per
@@ -103,6 +103,18 @@ class RoomInfo(TypedDict):
     clock_seconds: float | None  # a decision's length, or None without a clock
 
 
+class ChatLine(TypedDict):
+    """One table-chat line as every listener gets it: who wrote what, and when. Never a card
+    or a view: chat is the players' text only (app/rooms/chat.py)."""
+
+    id: int
+    seat: int | None  # None: a spectator
+    name: str | None
+    kind: str  # text | phrase | emote
+    text: str  # kind text: the words; phrase and emote: the key
+    at: int  # epoch milliseconds
+
+
 class ErrorMsg(TypedDict):
     type: Literal["error"]
     code: str
@@ -125,6 +137,7 @@ class StateMsg(TypedDict):
     view: View | None
     views: dict[str, View]
     room: RoomInfo
+    chat: list[ChatLine]  # the last 100 lines; empty while chat is off
 
 
 class RoomMsg(TypedDict):
@@ -146,6 +159,11 @@ class HintMsg(TypedDict):
 
 class PongMsg(TypedDict):
     type: Literal["pong"]
+
+
+class ChatMsg(TypedDict):
+    type: Literal["chat"]
+    message: ChatLine
 
 
 # ``update`` is built field by field on the hot path (``update`` below): a dict whose ``view``
@@ -182,6 +200,7 @@ def state(
     view: View | None,
     views: dict[str, View],
     room_info: RoomInfo,
+    chat_lines: list[ChatLine] | None = None,
 ) -> StateMsg:
     return {
         "type": "state",
@@ -191,6 +210,7 @@ def state(
         "view": view,
         "views": views,
         "room": room_info,
+        "chat": chat_lines if chat_lines is not None else [],
     }
 
 
@@ -213,6 +233,10 @@ def hint(msg_id: str, action: dict[str, Any]) -> HintMsg:
 
 def pong() -> PongMsg:
     return {"type": "pong"}
+
+
+def chat(line: ChatLine) -> ChatMsg:
+    return {"type": "chat", "message": line}
 
 
 def iso_time(value: Any) -> str | None:
@@ -803,6 +827,15 @@ class RoomModel(_Out):
     )
 
 
+class ChatLineModel(_Out):
+    id: Annotated[StrictInt, Field(ge=0)]
+    seat: SeatNo | None
+    name: StrictStr | None
+    kind: Literal["text", "phrase", "emote"]
+    text: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+    at: Annotated[StrictInt, Field(ge=0)]
+
+
 # --- the messages
 
 
@@ -837,6 +870,7 @@ ErrorCode = Literal[
     "busy",
     "server_error",
     "not_away",
+    "chat_off",
 ]
 
 
@@ -871,6 +905,7 @@ class StateOut(_Out):
     view: AnySeatView | AnySpectatorView | None
     views: dict[str, AnySeatView]
     room: RoomModel
+    chat: Annotated[list[ChatLineModel], Field(max_length=100)]
 
 
 # ``events`` (a list of the registered events) is added when the union is built:
@@ -909,6 +944,12 @@ class HintOut(_Out):
 @outgoing
 class PongOut(_Out):
     type: Literal["pong"]
+
+
+@outgoing
+class ChatOut(_Out):
+    type: Literal["chat"]
+    message: ChatLineModel
 
 
 def _with_events(model: type[BaseModel]) -> type[BaseModel]:

@@ -43,15 +43,19 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "clock": "none",
     "stand_in": "medium",  # the stand-in's level (D-22)
     "away_seconds": 120,  # away this long, the others may let the stand-in play
+    # table chat (app/rooms/chat.py): on; spectators read but do not write
     "chat": True,
     "spectator_chat": False,
 }
 
 
-def table_settings(stored: dict[str, Any] | None) -> dict[str, Any]:
-    """The five table settings, defaults applied to what is stored."""
+def table_settings(mode: str, stored: dict[str, Any] | None) -> dict[str, Any]:
+    """The five table settings, defaults applied to what is stored. Only friends games have a
+    chat: in the others it is off whatever is stored."""
     values = dict(TABLE_DEFAULTS)
     values.update({k: v for k, v in (stored or {}).items() if k in TABLE_DEFAULTS})
+    if mode != Mode.FRIENDS:
+        values["chat"] = values["spectator_chat"] = False
     return values
 
 

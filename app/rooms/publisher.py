@@ -85,7 +85,12 @@ class Publisher:
         room = self.room
         view, views = views_of(room.state, listener.seats)
         return out.state(
-            room.version, listener.seats, view, views, room.room_json(listener.identity_id)
+            room.version,
+            listener.seats,
+            view,
+            views,
+            room.room_json(listener.identity_id),
+            room.chat.history(),
         )
 
     def send_state(self, listener: Listener) -> None:

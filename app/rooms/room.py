@@ -13,6 +13,7 @@ part named for it, as lila's round actor does:
 * ``consents`` (consents.py): the next deal's and the rematch's agreements;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
 * ``live`` (live.py): the decision clock, who is away, the stand-in's seats.
+* ``chat`` (chat.py): the table chat, beside the game and never in its record.
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute``.
 """
@@ -63,6 +64,7 @@ from app.logging import game_fields
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
+from app.rooms.chat import Chat
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.live import Live
@@ -127,11 +129,13 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     closed: bool = False
     last_active: float = field(default_factory=time.monotonic)
+    # the table's settings, defaults applied (model.table_settings; stored in games.settings)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
         self.status = Status(self.status)
-        self.settings = table_settings(self.settings)
+        self.settings = table_settings(self.mode, self.settings)
         self.lock = asyncio.Lock()
         self.rng: random.Random = random.SystemRandom()
         self.publisher = Publisher(self)
@@ -140,6 +144,7 @@ class Room:
         self.bots = BotDriver(self)
         self.live = Live(self)
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
+        self.chat = Chat(self)
 
     # ------------------------------------------------------------------ construction
 
@@ -652,6 +657,26 @@ class Room:
             self._check_open()
             try:
                 await self.consents.agree(listener, kind, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
+        """A table-chat line (chat.py); never part of the game or its version."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.chat.say(listener, kind, text, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def set_chat(
+        self, listener: Listener, chat: bool, spectator_chat: bool, msg_id: str | None
+    ) -> None:
+        """The host's chat switches (chat.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.chat.configure(listener, chat, spectator_chat, msg_id)
             except CommandError as exc:
                 self.send(listener, out.error(exc.code, exc.message, msg_id))
 

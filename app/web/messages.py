@@ -35,9 +35,11 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     field_validator,
+    model_validator,
 )
 
 from app.rooms.actions import ACTION_TYPES, EngineAction
+from app.rooms.chat import EMOTES, MAX_TEXT, PHRASES, clean_text
 from app.web.identity import clean_name
 
 MAX_FRAME_BYTES = 16 * 1024  # larger frames: error frame_too_large, then close 1009
@@ -192,6 +194,42 @@ class SettingsMessage(_Strict):
 
     type: Literal["settings"]
     auto_play: StrictBool
+    id: ClientId | None = None
+
+
+@incoming
+class ChatMessage(_Strict):
+    """A table-chat line: ``text`` is the words (kind ``text``: 1..200 characters once control
+    characters are spaces and the ends stripped), or a quick phrase's or an emote's key."""
+
+    type: Literal["chat"]
+    kind: Literal["text", "phrase", "emote"]
+    text: Annotated[StrictStr, Field(max_length=4 * MAX_TEXT)]
+    id: ClientId | None = None
+
+    @model_validator(mode="after")
+    def _text(self) -> ChatMessage:
+        if self.kind == "phrase":
+            if self.text not in PHRASES:
+                raise ValueError(f"a phrase is one of {', '.join(PHRASES)}")
+            return self
+        if self.kind == "emote":
+            if self.text not in EMOTES:
+                raise ValueError(f"an emote is one of {', '.join(EMOTES)}")
+            return self
+        text = clean_text(self.text)
+        if not text:
+            raise ValueError("a chat message needs some text")
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"a chat message is at most {MAX_TEXT} characters")
+        return self if text == self.text else self.model_copy(update={"text": text})
+
+
+@incoming
+class ChatSettingsMessage(_Strict):
+    type: Literal["chat_settings"]
+    chat: StrictBool
+    spectator_chat: StrictBool
     id: ClientId | None = None
 
 

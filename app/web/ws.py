@@ -6,7 +6,8 @@ one at a time, size-checked, rate-limited, parsed into the closed message set an
 room (an action goes as its parsed model: the engine's action is made from it once). Every
 message sent is built by app/rooms/messages.py. Errors are answered with
 ``{"type": "error", ...}`` and the connection stays open, except after ``frame_too_large``
-(close 1009) and ``rate_limited`` (close 1008).
+(close 1009) and a flood of frames, ``rate_limited`` (close 1008). Chat has a limit of its own
+(app/rooms/chat.py): a chat line over it gets ``rate_limited`` and the connection stays open.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from app.web.messages import (
     ActionMessage,
     BackMessage,
     BadFrame,
+    ChatMessage,
+    ChatSettingsMessage,
     ConsentMessage,
     FreeSeatMessage,
     HintMessage,
@@ -299,3 +302,7 @@ async def _dispatch(
     elif isinstance(msg, SettingsMessage):
         conn.auto_play = msg.auto_play
         room.connection_settings(conn, msg.id)
+    elif isinstance(msg, ChatMessage):
+        await room.say(conn, msg.kind, msg.text, msg.id)
+    elif isinstance(msg, ChatSettingsMessage):
+        await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)

@@ -46,6 +46,7 @@ const FIXED = {
   "#btn-settings": ",",
   "#btn-invite": "Shift+I",
   "#btn-leave": "Shift+Q",
+  "#btn-chat": "Shift+C",
   "#four-colour": "F",
   "#pass-ready": "Enter",
   "#setting-sound": "S",

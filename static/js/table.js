@@ -10,8 +10,10 @@
 //   table-waiting.js   waiting room, local pass screen
 //   table-input.js     cards, bar buttons, settings          table-send.js  what is sent
 // and the table's features in their own modules: trump.js (trump on the felt), reasons.js (why
-// a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js.
+// a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js,
+// chat.js (the table chat of friends games).
 import { cardName, denomText } from "./cards.js";
+import { chatAck, chatError, chatFromState, chatLine, installChat, isChatId, renderChat } from "./chat.js";
 import { toast } from "./common.js";
 import { has, t } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -42,6 +44,7 @@ function onMessage(msg) {
       applyState(msg);
       clearPending();
       draw([]);
+      chatFromState(msg);
       break;
     case "update": {
       const how = applyUpdate(msg);
@@ -54,8 +57,16 @@ function onMessage(msg) {
     case "room":
       applyRoom(msg.room);
       draw([]);
+      renderChat();
+      break;
+    case "chat":
+      chatLine(msg.message);
       break;
     case "ack":
+      if (isChatId(msg.id)) {
+        chatAck(msg);
+        break;
+      }
       // the update that carries the move follows the ack: stay pending until it is drawn
       if (S.version !== null && msg.version <= S.version) clearPending();
       break;
@@ -66,6 +77,7 @@ function onMessage(msg) {
       showHint(msg.action);
       break;
     case "error":
+      if (chatError(msg)) break;
       clearPending();
       if (FATAL.has(msg.code)) {
         conn.close();
@@ -231,6 +243,7 @@ function handleEvents(events) {
 // ----------------------------------------------------------------------------- start
 
 installInput({ render });
+installChat();
 
 const conn = new Connection(app.dataset.gameId, {
   onMessage,

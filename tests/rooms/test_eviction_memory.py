@@ -90,7 +90,8 @@ async def test_an_evicted_room_leaves_memory(tmp_path, mode, finish):
         game_id = room.game_id
         refs = [weakref.ref(room), weakref.ref(room.state), weakref.ref(listener)]
         refs += [
-            weakref.ref(part) for part in (room.publisher, room.seating, room.consents, room.live)
+            weakref.ref(part)
+            for part in (room.publisher, room.seating, room.consents, room.live, room.chat)
         ]
         await asyncio.sleep(0.1)  # let the tasks of the last move run to their end
         gc.collect()

@@ -71,6 +71,9 @@ TYPED = [
     (out.ConsentInfo, out.ConsentModel),
     (out.NextDealInfo, out.NextDealModel),
     (out.RematchInfo, out.RematchInfoModel),
+    (out.ChatMsg, out.ChatOut),
+    (out.ChatLine, out.ChatLineModel),
+    (out.TableSettings, out.TableSettingsModel),
 ]
 
 
@@ -84,5 +87,5 @@ def test_each_typeddict_has_the_fields_of_its_model(typed: type, model: type) ->
 
 
 def test_every_builder_of_the_set_has_a_model() -> None:
-    builders = {"error", "ack", "state", "room", "rematch", "hint", "pong", "update"}
+    builders = {"error", "ack", "state", "room", "rematch", "hint", "pong", "update", "chat"}
     assert set(out.outgoing_types()) == builders
