@@ -9,6 +9,7 @@
 //   table-controls.js  turn line and buttons   table-dialogs.js   summaries and sheets
 //   table-waiting.js   waiting room, local pass screen
 //   table-input.js     cards, bar buttons, settings          table-send.js  what is sent
+//   table-live.js      the clock, the computer standing in, leaving, who played a move
 // and the table's features in their own modules: trump.js (trump on the felt), reasons.js (why
 // a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js.
 import { cardName, denomText } from "./cards.js";
@@ -20,6 +21,7 @@ import { renderControls } from "./table-controls.js";
 import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
+import { answer, byWords, installLeave, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
 import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
@@ -56,6 +58,7 @@ function onMessage(msg) {
       draw([]);
       break;
     case "ack":
+      if (answer(msg)) break;
       // the update that carries the move follows the ack: stay pending until it is drawn
       if (S.version !== null && msg.version <= S.version) clearPending();
       break;
@@ -66,6 +69,7 @@ function onMessage(msg) {
       showHint(msg.action);
       break;
     case "error":
+      if (answer(msg)) break;
       clearPending();
       if (FATAL.has(msg.code)) {
         conn.close();
@@ -112,6 +116,7 @@ function draw(events) {
 
 function render(events) {
   const v = view();
+  noteBy(events);
   renderWaiting();
   if (!v) {
     renderBanner();
@@ -138,6 +143,7 @@ function render(events) {
   handleEvents(events);
   renderDialogsLive();
   renderTurn();
+  updateTurnClock();
 }
 
 /** Keys on every control; on a new decision for the player, the focus and a sound. */
@@ -170,7 +176,7 @@ function handleEvents(events) {
   for (const e of events) {
     switch (e.type) {
       case "card_played":
-        announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }));
+        announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }) + byWords(e.by || playedBy(e.seat, e.card)));
         playSound("card");
         break;
       case "trick_won":
@@ -231,12 +237,15 @@ function handleEvents(events) {
 // ----------------------------------------------------------------------------- start
 
 installInput({ render });
+installLeave();
 
 const conn = new Connection(app.dataset.gameId, {
   onMessage,
   onStatus(status) {
     applyStatus(status);
     app.dataset.net = status;
+    // the server learns this connection's settings first (forced cards played for the player)
+    if (status === "open") sendSettings();
     renderBanner();
   },
   version: () => S.version,
@@ -253,5 +262,8 @@ window.atoutTable = {
   },
   get ui() {
     return U;
+  },
+  get moves() {
+    return moves;
   },
 };
