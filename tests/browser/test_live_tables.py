@@ -11,6 +11,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from .driver import STATE_JS, choose_game, open_home, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
+DATA = Path(__file__).resolve().parents[1] / "data"
 EN = json.loads((LOCALES_DIR / "en.json").read_text(encoding="utf-8"))
 VIEWPORT = {"width": 1100, "height": 800}
 # what a page may do now, without waiting (STATE_JS, called at once)
@@ -334,5 +336,49 @@ def test_forced_cards_play_themselves_only_with_the_setting_on(
         page.wait_for_timeout(2_500)  # the server would have played it by now
         assert single_card_turn(page)
         assert by_events(page, seat, "auto") == []
+    assert errors == []
+    context.close()
+
+
+def test_the_replay_marks_the_moves_of_the_stand_in_and_the_forced_cards(
+    server, chromium, tmp_path
+) -> None:
+    """A record whose actions carry ``by`` (RULES.md §12): the viewer tags those moves, in
+    what happened and on the trick, and no other."""
+    record = json.loads((DATA / "classic.json").read_text(encoding="utf-8"))
+    actions = record["deals"][0]["actions"]
+    plays = [i for i, a in enumerate(actions) if a["type"] == "play"]
+    actions[0]["by"] = "stand_in"  # the bid
+    actions[plays[1]]["by"] = "stand_in"
+    actions[plays[2]]["by"] = "auto"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    context = chromium.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    errors = errors_of(page)
+    page.goto(server.url("/replay"))
+    page.set_input_files("#import-file", str(path))
+    page.click("#import-submit")
+    page.wait_for_selector("#replay-app[data-state=ready]")
+    forward = "#viewer [data-action=forward]"
+    tags: list[list[str]] = []
+    trick_tags: list[list[str]] = []
+    for _ in range(plays[2] + 1):
+        page.click(forward)
+        tags.append(
+            page.locator("#viewer-says .by-tag").evaluate_all("els => els.map(e => e.dataset.by)")
+        )
+        trick_tags.append(
+            page.locator("#viewer-table .v-trick .slot .by-tag").evaluate_all(
+                "els => els.map(e => e.dataset.by)"
+            )
+        )
+    # step n shows action n - 1
+    assert tags[0] == ["stand_in"]
+    assert tags[plays[1]] == ["stand_in"] and tags[plays[2]] == ["auto"]
+    assert all(t == [] for i, t in enumerate(tags) if i not in (0, plays[1], plays[2])), tags
+    assert page.locator("#viewer-says .by-tag").inner_text() == EN["live.by.auto"]
+    assert sorted(trick_tags[plays[2]]) == ["auto", "stand_in"]
+    screenshot(page, "replay-by")
     assert errors == []
     context.close()
