@@ -21,6 +21,7 @@ from app.web.i18n import LOCALES_DIR
 
 from .conftest import screenshot
 from .driver import STATE_JS, choose_game, open_home, take_turn, wait_ready
+from .test_layout import MEASURE_JS, SETTLE_JS, SIZES, layout_problems, overlaps
 
 pytestmark = pytest.mark.browser
 
@@ -123,6 +124,38 @@ def seat_room(page: Any, seat: int) -> dict[str, Any]:
     return dict(page.evaluate(f"window.atoutTable.state.room.seats[{seat}]"))
 
 
+NOTICE_JS = """() => {
+  const el = document.getElementById('live-notice');
+  if (!el || el.hidden) return null;
+  const r = el.getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+}"""
+
+
+def live_layout_problems(page: Any, what: str) -> list[str]:
+    """The table's layout measured at every size (test_layout.py), with the live notice: on
+    screen and clear of every other part. The viewport is put back afterwards."""
+    problems: list[str] = []
+    before = page.viewport_size
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(120)
+        page.evaluate(SETTLE_JS)
+        m = page.evaluate(MEASURE_JS)
+        found = layout_problems(m)
+        notice = page.evaluate(NOTICE_JS)
+        if notice:
+            if notice["right"] > m["vw"] + 0.5 or notice["bottom"] > m["vh"] + 0.5:
+                found.append(f"the live notice is not on screen: {notice}")
+            for name, r in m["parts"].items():
+                if overlaps(notice, r):
+                    found.append(f"the live notice overlaps {name}")
+        problems += [f"{what} {width}x{height}: {p}" for p in found]
+        screenshot(page, f"live-{what}-{width}x{height}")
+    page.set_viewport_size(before)
+    return problems
+
+
 def close_all(contexts: list[Any]) -> None:
     for ctx in contexts:
         with contextlib.suppress(Exception):
@@ -151,7 +184,8 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
     pages[0].wait_for_selector(f"#seats .seat[data-seat='{first}'].clock-low", timeout=6_000)
     secs = int(pages[0].locator(f"#seats .seat[data-seat='{first}'] .clock-secs").inner_text())
     assert 0 <= secs <= 5
-    screenshot(pages[0], "live-clock-red")
+    # the ring moves nothing: the table's layout holds at every size
+    assert live_layout_problems(pages[first], "clock") == []
     # the player to act lets the clock run out: the stand-in bids for them, everyone sees it
     for page in pages:
         page.wait_for_function(
@@ -218,7 +252,7 @@ def test_a_tab_closed_without_a_clock_the_others_let_the_computer_play_then_i_am
     assert label.startswith(EN["live.vote.button"].split("{name}")[0])
     if name:
         assert name in label
-    screenshot(playing[0], "live-vote")
+    assert live_layout_problems(playing[0], "vote") == []
     # each agrees in turn; the votes are shown to the others
     for i, page in enumerate(playing):
         page.click(vote)
@@ -237,7 +271,7 @@ def test_a_tab_closed_without_a_clock_the_others_let_the_computer_play_then_i_am
         assert page.locator(badge).inner_text() == EN["live.stand_in.badge"]
     assert seat_room(playing[0], gone)["stand_in"] == "away"
     play_until(playing, lambda: len(by_events(playing[0], gone, "stand_in")) >= 2, seconds=120)
-    screenshot(playing[0], "live-stand-in")
+    assert live_layout_problems(playing[0], "stand-in") == []
     # back through the link: "The computer is playing for you" and "I'm back"
     back = gone_ctx.new_page()
     back.set_default_timeout(4_000)
@@ -245,6 +279,7 @@ def test_a_tab_closed_without_a_clock_the_others_let_the_computer_play_then_i_am
     wait_ready(back)
     back.wait_for_selector("#live-notice [data-action=back]")
     assert EN["live.back.text"] in back.locator("#live-notice").inner_text()
+    assert live_layout_problems(back, "back") == []
     # while the player is connected the stand-in does not play that seat
     seen = len(by_events(playing[0], gone, "stand_in"))
     back.click("#live-notice [data-action=back]")
@@ -380,5 +415,34 @@ def test_the_replay_marks_the_moves_of_the_stand_in_and_the_forced_cards(
     assert page.locator("#viewer-says .by-tag").inner_text() == EN["live.by.auto"]
     assert sorted(trick_tags[plays[2]]) == ["auto", "stand_in"]
     screenshot(page, "replay-by")
+    assert errors == []
+    context.close()
+
+
+def test_the_home_form_sets_the_clock_the_stand_in_and_the_away_time(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    page.click("#table-options summary")
+    page.select_option("#table-clock", "30")
+    page.select_option("#table-stand-in", "hard")
+    page.select_option("#table-away", "60")
+    with page.expect_request("**/api/games") as request:
+        page.click("#play-friends")
+    body = request.value.post_data_json
+    assert (body["clock"], body["stand_in"], body["away_seconds"]) == (30, "hard", 60)
+    page.wait_for_selector("#invite:not([hidden])")
+    page.click("#invite-go")
+    wait_ready(page)
+    settings = page.evaluate("window.atoutTable.state.room.settings")
+    assert (settings["clock"], settings["stand_in"], settings["away_seconds"]) == (30, "hard", 60)
+    # the defaults are not sent: a table without a clock
+    open_home(page, server.base_url)
+    with page.expect_request("**/api/games") as request:
+        page.click("#play-friends")
+    body = request.value.post_data_json
+    assert not {"clock", "stand_in", "away_seconds"} & set(body)
     assert errors == []
     context.close()
