@@ -32,6 +32,21 @@ VIEWPORT = {"width": 1100, "height": 800}
 STATE_NOW = f"({STATE_JS})()"
 
 
+# sound on, and the clock's alarm (sound.js: square-wave beeps) counted
+COUNT_ALARMS = """
+(() => {
+  localStorage.setItem('atout.sound', '1');
+  window.__alarms = 0;
+  const proto = OscillatorNode.prototype;
+  const desc = Object.getOwnPropertyDescriptor(proto, 'type');
+  Object.defineProperty(proto, 'type', {
+    get() { return desc.get.call(this); },
+    set(value) { if (value === 'square') window.__alarms += 1; desc.set.call(this, value); },
+  });
+})();
+"""
+
+
 def errors_of(page: Any) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -39,12 +54,18 @@ def errors_of(page: Any) -> list[str]:
 
 
 def friends_table(
-    chromium: Any, server: Any, players: int = 4, body: dict[str, Any] | None = None
+    chromium: Any,
+    server: Any,
+    players: int = 4,
+    body: dict[str, Any] | None = None,
+    init_script: str | None = None,
 ) -> tuple[list[Any], list[Any], str]:
     """A classic friends table with ``players`` browsers seated (each its own context): the
     host creates it through the home page (``body``: more of POST /api/games), the guests open
     the invitation link. Returns the pages by seat, their contexts and the link."""
     host_ctx = chromium.new_context(viewport=VIEWPORT)
+    if init_script:
+        host_ctx.add_init_script(init_script)
     host = host_ctx.new_page()
     open_home(host, server.base_url)
     game = host.evaluate(
@@ -61,6 +82,8 @@ def friends_table(
     wait_ready(host)
     for _ in range(players - 1):
         ctx = chromium.new_context(viewport=VIEWPORT)
+        if init_script:
+            ctx.add_init_script(init_script)
         page = ctx.new_page()
         page.goto(link)
         wait_ready(page)
@@ -169,7 +192,9 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
     on that seat and its stand-in plays; every seat sees the ring and the move; the player
     reopens the link and plays its own next turn."""
     server = live_server({"ATOUT_CLOCK_SECONDS": "7"})
-    pages, contexts, link = friends_table(chromium, server, body={"clock": 15})
+    pages, contexts, link = friends_table(
+        chromium, server, body={"clock": 15}, init_script=COUNT_ALARMS
+    )
     for page in pages:
         page.set_default_timeout(4_000)
     errors = [errors_of(p) for p in pages]
@@ -184,6 +209,9 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
     pages[0].wait_for_selector(f"#seats .seat[data-seat='{first}'].clock-low", timeout=6_000)
     secs = int(pages[0].locator(f"#seats .seat[data-seat='{first}'] .clock-secs").inner_text())
     assert 0 <= secs <= 5
+    # its player hears the alarm (sound on); a player whose clock has not run does not
+    pages[first].wait_for_function("window.__alarms > 0", timeout=3_000)
+    assert pages[(first + 2) % 4].evaluate("window.__alarms") == 0
     # the ring moves nothing: the table's layout holds at every size
     assert live_layout_problems(pages[first], "clock") == []
     # the player to act lets the clock run out: the stand-in bids for them, everyone sees it
