@@ -93,6 +93,19 @@ class Settings(BaseSettings):
         description="Friends games: after a deal's summary, the next deal is dealt when every "
         "connected player pressed Continue or after this many seconds.",
     )
+    clock_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        description="Tests only: when set, the length in seconds of every friends table's "
+        "decision clock, whatever clock the host chose (a table without a clock keeps none).",
+    )
+    auto_play_seconds: float = Field(
+        default=0.8,
+        ge=0.0,
+        le=10.0,
+        description="Forced play: the pause before the server plays a seat's only legal card "
+        "for a player who turned it on.",
+    )
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )

@@ -197,6 +197,8 @@ async def _room_script(
         variant, players, options=options, seed=seed, service=services(next_deal_seconds=600)
     )
     room.consents.clock = lambda: 1_800_000_000.0
+    room.live.now = lambda: 1_800_000_000.0  # the seats' away times, read from the same clock
+    room.live.loaded_at = room.live.now_ms()
     n = room.players
     listeners = [attach(room, 1), attach(room, 50)]  # the host, a spectator
     watcher = listeners[1]

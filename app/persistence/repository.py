@@ -39,6 +39,7 @@ class SeatRow:
     identity_id: int | None
     bot_level: str | None
     display_name: str | None
+    stand_in: str | None = None  # away | left: the stand-in holds this human seat
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     consents: dict[str, Any] | None = None
+    settings: dict[str, Any] | None = None  # the table's settings (absent keys: defaults)
+    clock: dict[str, Any] | None = None  # the running decision clocks (Room.clock)
 
 
 @dataclass(frozen=True)
@@ -131,11 +134,15 @@ def _game_row(game: Game) -> GameRow:
         created_at=game.created_at,
         updated_at=game.updated_at,
         consents=dict(game.consents) if game.consents else None,
+        settings=dict(game.settings) if game.settings else None,
+        clock=dict(game.clock) if game.clock else None,
     )
 
 
 def _seat_row(seat: GameSeat) -> SeatRow:
-    return SeatRow(seat.seat, seat.kind, seat.identity_id, seat.bot_level, seat.display_name)
+    return SeatRow(
+        seat.seat, seat.kind, seat.identity_id, seat.bot_level, seat.display_name, seat.stand_in
+    )
 
 
 # --------------------------------------------------------------------------- identities
@@ -215,6 +222,7 @@ def insert_game(
                     identity_id=s.identity_id,
                     bot_level=s.bot_level,
                     display_name=s.display_name,
+                    stand_in=s.stand_in,
                 )
             )
         if deal is not None:
@@ -244,6 +252,7 @@ def save_seats(game_id: str, seats: Sequence[SeatRow], **game_values: Any) -> Wo
                     identity_id=s.identity_id,
                     bot_level=s.bot_level,
                     display_name=s.display_name,
+                    stand_in=s.stand_in,
                 )
             )
         session.execute(

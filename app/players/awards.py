@@ -9,9 +9,11 @@ never awards twice.
 
 Who earns what for a seat (docs/players.md, "Leaving"):
 
-* a browser that **left** the seat (``game_leavers``: the seat was handed to a bot) — no XP, but
-  the match still counts in its rating, on the side it left;
-* a browser whose seat had **no open connection** when the match ended — no XP (it left);
+* a browser that **left** the seat (``game_leavers``: the stand-in played it on) — no XP, and
+  the match is rated as a loss for it, whatever its side's result;
+* a browser whose seat the **stand-in played** for more than half of the seat's actions of the
+  match (actions marked ``"by": "stand_in"``, RULES.md D-22) — the same: it left;
+* a browser whose seat had **no open connection** when the match ended — the same;
 * otherwise the browser that holds the seat;
 * in a ``local`` game one browser holds every seat: it earns the XP of seat 0 only and the game
   is not rated; bots earn nothing and keep their anchor ratings.
@@ -21,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -83,9 +85,11 @@ def holders(
     *,
     variant: str,
     part: int,
+    stood_in: set[int] | frozenset[int] = frozenset(),
 ) -> list[Holder]:
     """One holder per seat; see the module docstring. ``present``: the seats connected when
-    the match ended, or None when unknown (the award is caught up after a restart)."""
+    the match ended, or None when unknown (the award is caught up after a restart);
+    ``stood_in``: the seats the stand-in played for more than half of the time."""
     left_at = {}
     for row in leavers:
         # duel: each deal is its own game; a leaver answers only for the deal he left
@@ -98,9 +102,35 @@ def holders(
         elif s.kind == "bot":
             out.append(Holder(s.seat, None, s.bot_level or "medium"))
         else:
-            gone = present is not None and s.seat not in present
+            gone = (present is not None and s.seat not in present) or s.seat in stood_in
             out.append(Holder(s.seat, s.identity_id, None, left_early=gone))
     return out
+
+
+def stood_in_seats(state: State, by: Mapping[tuple[int, int], str], part: int | None) -> set[int]:
+    """The seats whose stand-in played more than half of their actions in the match (a duel:
+    in deal ``part`` only), from the actions' ``by`` (``Room.by``)."""
+    if not by:
+        return set()
+    record = dump(state, by=by)
+    total: Counter[int] = Counter()
+    stand_in: Counter[int] = Counter()
+    for number, deal in enumerate(record["deals"]):
+        if part is not None and number != part:
+            continue
+        for action in deal["actions"]:
+            total[action["seat"]] += 1
+            if action.get("by") == "stand_in":
+                stand_in[action["seat"]] += 1
+    return {seat for seat, count in total.items() if 2 * stand_in[seat] > count}
+
+
+def rated_as_loss(
+    teams: Sequence[Sequence[Member]], ranks: Sequence[int], side: int
+) -> tuple[int, ...]:
+    """``ranks`` with ``side`` alone in last place: how a leaver's game is rated."""
+    last = max(ranks) + 1
+    return tuple(last if i == side else r for i, r in enumerate(ranks))
 
 
 def award_work(
@@ -110,6 +140,7 @@ def award_work(
     outcome: Outcome,
     seats: Sequence[SeatInfo],
     present: set[int] | None,
+    stood_in: set[int] | frozenset[int] = frozenset(),
 ) -> Work:
     """The work that records ``outcome``: result rows, profiles, ratings (once)."""
 
@@ -123,6 +154,7 @@ def award_work(
             present,
             variant=variant,
             part=outcome.part,
+            stood_in=stood_in,
         )
         # who earns XP: every human holder, once per browser; in local games seat 0 only
         earners: dict[int, Holder] = {}
@@ -150,6 +182,13 @@ def award_work(
                     teams[side].append(bot(h.bot_level))
             try:
                 after = {cast(int, k): v for k, v in rate(teams, outcome.ranks).items()}
+                # a leaver is rated as having lost, even when his side won
+                for h in found:
+                    side = outcome.sides[h.seat]
+                    if h.left_early and h.identity_id in after:
+                        lost = rated_as_loss(teams, outcome.ranks, side)
+                        if lost != tuple(outcome.ranks):
+                            after[h.identity_id] = rate(teams, lost)[h.identity_id]
             except ValueError as exc:
                 log.warning(
                     "game not rated",
@@ -260,9 +299,17 @@ class Awards:
     def __init__(self, levels: LevelCache) -> None:
         self.levels = levels
 
-    async def prepare(self, room: RoomLike, state: State, *, live: bool = True) -> Work | None:
+    async def prepare(
+        self,
+        room: RoomLike,
+        state: State,
+        *,
+        live: bool = True,
+        by: Mapping[tuple[int, int], str] | None = None,
+    ) -> Work | None:
         """The award work for the action that produced ``state``, or None. Never raises: a
-        failure here is logged and must not stop a game."""
+        failure here is logged and must not stop a game. ``by``: who played the actions
+        (``Room.by``, with the action that produced ``state``)."""
         try:
             if state.rules.variant == "duel":
                 outcome = duel_outcome(state)
@@ -273,8 +320,18 @@ class Awards:
             if outcome is None:
                 return None
             present = room.connected_seats() if live else None
+            if by is None:
+                by = getattr(room, "by", None) or {}
+            part = outcome.part if state.rules.variant == "duel" else None
+            stood_in = stood_in_seats(state, by, part)
             return award_work(
-                room.game_id, room.variant, room.mode, outcome, seat_infos(room), present
+                room.game_id,
+                room.variant,
+                room.mode,
+                outcome,
+                seat_infos(room),
+                present,
+                stood_in,
             )
         except Exception:
             log.exception("could not prepare an award", extra={"game": room.game_id})

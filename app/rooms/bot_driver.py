@@ -1,9 +1,18 @@
-"""The computer players of a room: one task at a time thinks for the bot seat to act.
+"""The computer players of a room: one task at a time thinks for the seat to act.
 
 When a bot seat is to act (the table is not paused and at least one player is connected) the
 driver waits ``bot_delay_ms``, takes the bot's seat view, runs ``app.bots.choose_action`` in
 the executor (never on the event loop) and sends the answer through the room's one command
 path, with the version it saw: a stale answer is dropped and the bot thinks again.
+
+Two more players go the same way, for a human seat:
+
+* the **stand-in** (RULES.md D-22) of a seat it plays (live.py ``active``): a bot of the
+  table's ``stand_in`` level, at the bots' pace, its actions marked ``"by": "stand_in"`` (the
+  next deal does not wait for that seat's consent: consents.py ``needed``);
+* **forced play** (D-23): in the card play, a seat with exactly one legal action held by a
+  connection whose ``auto_play`` is on gets it played after ``auto_play_seconds``, marked
+  ``"by": "auto"``. Never for a seat with a choice.
 """
 
 from __future__ import annotations
@@ -16,7 +25,15 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from app.bots import choose_action
-from app.engine import action_from_json, current_player, seat_view
+from app.engine import (
+    Action,
+    Phase,
+    State,
+    action_from_json,
+    current_player,
+    legal_actions,
+    seat_view,
+)
 from app.rooms.model import Status
 
 if TYPE_CHECKING:
@@ -33,29 +50,56 @@ class BotDriver:
         self.task: asyncio.Task[None] | None = None
         self.failures = 0
 
-    def to_act(self) -> int | None:
-        """The bot seat that should act now, if any."""
+    def to_act(self) -> tuple[int, str | None] | None:
+        """The seat the driver should play now, and its ``by``: None for a bot, "stand_in"
+        or "auto" for a human seat; None when nobody should."""
         room = self.room
         state = room.state
         if room.closed or room.status != Status.PLAYING or state is None:
             return None
-        seat = current_player(state)
-        if seat is None or room.seats[seat].kind != "bot":
-            return None
-        if room.is_paused() or not any(listener.seats for listener in room.listeners):
+        if not any(listener.seats for listener in room.listeners):
             return None  # bots wait for the humans
-        return seat
+        seat = current_player(state)
+        if seat is None:
+            return None
+        if room.is_paused():
+            return None
+        kind = room.seats[seat].kind
+        if kind == "bot":
+            return seat, None
+        if room.live.active(seat):
+            return seat, "stand_in"
+        if self.forced(state, seat):
+            return seat, "auto"
+        return None
+
+    def forced(self, state: State, seat: int) -> bool:
+        """Forced play (D-23): the seat has one legal action in the card play and one of its
+        connections asked for forced cards to be played."""
+        if state.phase is not Phase.PLAY:
+            return False
+        if not any(
+            seat in listener.seats and getattr(listener, "auto_play", False)
+            for listener in self.room.listeners
+        ):
+            return False
+        return len(legal_actions(state)) == 1
 
     def schedule(self) -> None:
         if self.task is not None and not self.task.done():
             return
-        seat = self.to_act()
-        if seat is None:
-            return
         room = self.room
+        turn = self.to_act()
+        if turn is None:
+            return
+        seat, by = turn
         self.task = asyncio.create_task(
-            self._turn(seat, room.version), name=f"bot-{room.game_id}-{seat}"
+            self._turn(seat, by, room.version), name=f"bot-{room.game_id}-{seat}"
         )
+
+    async def choose(self, state: State, seat: int, level: str) -> Action:
+        """What a bot of ``level`` plays for ``seat`` in ``state`` (its view only)."""
+        return action_from_json(await self.think(seat_view(state, seat), level))
 
     async def think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
         """Run a bot off the event loop (a worker process by default)."""
@@ -69,22 +113,27 @@ class BotDriver:
         )
         return result
 
-    async def _turn(self, seat: int, version: int) -> None:
+    async def _turn(self, seat: int, by: str | None, version: int) -> None:
         room = self.room
         retry_after = 0.0
+        turn = (seat, by)
         try:
-            delay = room.services.settings.bot_delay_ms / 1000
+            settings = room.services.settings
+            delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
             if delay:
                 await asyncio.sleep(delay)
             state = room.state
-            if state is None or room.version != version or self.to_act() != seat:
+            if state is None or room.version != version or self.to_act() != turn:
                 return
-            level = room.seats[seat].level or "medium"
-            action = action_from_json(await self.think(seat_view(state, seat), level))
+            if by == "auto":
+                action = legal_actions(state)[0]
+            else:
+                level = room.live.stand_in_level() if by else room.seats[seat].level
+                action = await self.choose(state, seat, level or "medium")
             async with room.lock:
-                if room.closed or room.version != version or self.to_act() != seat:
+                if room.closed or room.version != version or self.to_act() != turn:
                     return
-                await room.execute(seat, action, version, None, None)
+                await room.execute(seat, action, version, None, None, by=by)
             self.failures = 0
         except asyncio.CancelledError:
             raise

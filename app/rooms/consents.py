@@ -90,8 +90,24 @@ class Consents:
         humans = room.human_seats()
         if self._counts_down():
             connected = room.connected_seats()
-            return [s for s in humans if s in connected]
+            return [s for s in humans if s in connected and not room.live.active(s)]
+        if self.kind() == "next_deal":  # the stand-in agrees for the seats it plays
+            return [s for s in humans if not room.live.active(s)]
         return humans
+
+    def waits_for_every_seat(self, state: State) -> bool:
+        """``state`` ends a deal whose next one waits for every human seat, with no countdown
+        (a played ``duel`` deal): the consent is each seat's own decision (its clock runs)."""
+        return (
+            state.phase is Phase.DEAL_OVER
+            and not self.deals_at_once(state)
+            and not (self.room.mode == Mode.FRIENDS and self.deals_automatically(state))
+        )
+
+    def needed_in(self, state: State) -> list[int]:
+        """``needed`` of the consent ``state`` asks for (``waits_for_every_seat``)."""
+        room = self.room
+        return [s for s in room.human_seats() if not room.live.active(s)]
 
     def info(self) -> out.ConsentInfo:
         kind = self.kind()
@@ -185,8 +201,33 @@ class Consents:
             # stored before the ack: a restart keeps the agreement (see restore)
             await self._store(kind, agreed)
             self.agreed = agreed
+            for seat in listener.seats:  # their clocks stop
+                room.live.deadlines.pop(seat, None)
         if msg_id is not None:
             room.publisher.send(listener, out.ack(msg_id, room.version))
+        await self._complete(kind)
+
+    async def agree_for(self, seats: set[int]) -> None:
+        """The stand-in agrees to the next deal for ``seats`` (their clocks ran out)."""
+        kind = self.kind()
+        if kind != "next_deal":
+            return
+        agreed = self.agreed | (seats & set(self.room.human_seats()))
+        if agreed != self.agreed:
+            await self._store(kind, agreed)
+            self.agreed = agreed
+        await self._complete(kind)
+
+    async def check(self) -> None:
+        """The seats needed changed (the stand-in took one): go on if everyone left agreed."""
+        kind = self.kind()
+        if kind == "next_deal" and not self._counts_down():
+            await self._complete(kind)
+        elif kind == "next_deal":
+            self.presence_changed()
+
+    async def _complete(self, kind: str) -> None:
+        room = self.room
         if not set(self.needed()) <= self.agreed:
             room.publisher.broadcast_room()
             return

@@ -63,6 +63,7 @@ class GameSpec:
     seats: list[SeatSpec] | None = None
     level: str = "medium"
     spectators: bool | None = None
+    settings: dict[str, Any] | None = None  # the table's (model.table_settings)
 
 
 class RoomManager:
@@ -228,6 +229,7 @@ class RoomManager:
         variant, options, players, new_seats = self.validate(spec)
         if seats is not None:
             new_seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in seats]
+            # a rematch: every seat its own player's again, whoever played it before
         else:
             for s in new_seats:
                 if s.kind == "human" and (s.seat == 0 or spec.mode == "local"):
@@ -248,14 +250,19 @@ class RoomManager:
             host_id=identity_id,
             seats=new_seats,
             rematch_of=rematch_of,
+            settings=dict(spec.settings or {}),
         )
         deal = None
+        clock = None
         if all(s.identity_id is not None for s in new_seats if s.kind == "human"):
             room.state = new_match(room.variant, players, options, rng=room.rng)
             room.status = Status.PLAYING
             room.deals = 1
             room.version = 1
             deal = repo.DealRow(0, room.state.dealer, deck_strings(room.state))
+            deadlines = room.live.plan(room.state, room.version)
+            clock = room.live.stored(deadlines, room.version)
+            room.live.deadlines = deadlines
         game_values = {
             "id": game_id,
             "variant": room.variant,
@@ -267,10 +274,13 @@ class RoomManager:
             "host_id": identity_id,
             "scores": None,
             "rematch_of": rematch_of,
+            "settings": dict(room.settings),
+            "clock": clock,
         }
         await self.writer.submit(repo.insert_game(game_values, [s.row() for s in new_seats], deal))
         room.created_at = room.updated_at = utcnow()
         self.rooms[game_id] = room
+        room.live.rearm()
         log.info(
             "game created",
             extra={
@@ -290,6 +300,7 @@ class RoomManager:
             mode=old.mode,
             level=old.bot_level() or "medium",
             spectators=old.spectators_allowed,
+            settings=dict(old.settings),
         )
         host = old.host_id if old.host_id is not None else 0
         room = await self.create_game(host, None, spec, rematch_of=old.game_id, seats=old.seats)

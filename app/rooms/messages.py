@@ -36,6 +36,18 @@ class SeatInfo(TypedDict):
     connected: bool
     you: bool
     xp_level: int | None
+    deadline: int | None  # when this seat's running decision clock runs out (epoch ms)
+    stand_in: str | None  # away | left: the stand-in holds the seat
+    away_since: int | None  # since when no connection holds the seat (epoch ms)
+    stand_in_votes: list[int]  # the seats that agreed to the stand-in for this seat
+
+
+class TableSettings(TypedDict):
+    clock: str | int  # "none" | 15 | 30 | 60 | 120
+    stand_in: str  # the stand-in's level
+    away_seconds: int
+    chat: bool
+    spectator_chat: bool
 
 
 class ConsentInfo(TypedDict):
@@ -72,6 +84,8 @@ class RoomInfo(TypedDict):
     spectators_allowed: bool
     rematch: RematchInfo | None
     version: int
+    settings: TableSettings
+    clock_seconds: float | None  # a decision's length, or None without a clock
 
 
 class ErrorMsg(TypedDict):
@@ -204,6 +218,8 @@ class _Out(BaseModel):
 
 SeatNo = Annotated[StrictInt, Field(ge=0, le=3)]
 Obj = dict[str, Any]
+By = Literal["stand_in", "auto"]  # who played an action for its seat (RULES.md §12)
+Level = Literal["easy", "medium", "hard"]
 
 
 # --- engine events (``update.events``; RULES.md §12 names the actions they follow)
@@ -238,6 +254,7 @@ class BidEvent(_Out):
     bid: Literal["pass", "bid", "double", "redouble"]
     contract: StrictStr | None = None
     value: StrictInt | Literal["capot"] | None = None
+    by: By | None = None
 
 
 class ContractEvent(_Out):
@@ -256,11 +273,13 @@ class ExchangedEvent(_Out):
     seat: SeatNo
     card: StrictStr
     took: StrictStr
+    by: By | None = None
 
 
 class ExchangeDeclinedEvent(_Out):
     type: Literal["exchange_declined"]
     seat: SeatNo
+    by: By | None = None
 
 
 class TalonsPickedUpEvent(_Out):
@@ -271,6 +290,7 @@ class DiscardedEvent(_Out):
     type: Literal["discarded"]
     seat: SeatNo
     count: StrictInt
+    by: By | None = None
 
 
 class DiscardEvent(_Out):
@@ -284,6 +304,7 @@ class DeclaredEvent(_Out):
     type: Literal["declared"]
     seat: SeatNo
     combos: list[Obj]
+    by: By | None = None
 
 
 class DeclarationsShownEvent(_Out):
@@ -303,6 +324,7 @@ class CardPlayedEvent(_Out):
     type: Literal["card_played"]
     seat: SeatNo
     card: StrictStr
+    by: By | None = None
 
 
 class TrickWonEvent(_Out):
@@ -374,6 +396,18 @@ class SeatModel(_Out):
     connected: StrictBool
     you: StrictBool
     xp_level: StrictInt | None
+    deadline: Annotated[StrictInt, Field(ge=0)] | None
+    stand_in: Literal["away", "left"] | None
+    away_since: Annotated[StrictInt, Field(ge=0)] | None
+    stand_in_votes: list[SeatNo]
+
+
+class TableSettingsModel(_Out):
+    clock: Literal["none", 15, 30, 60, 120]
+    stand_in: Level
+    away_seconds: Annotated[StrictInt, Field(ge=5, le=3600)]
+    chat: StrictBool
+    spectator_chat: StrictBool
 
 
 class ConsentModel(_Out):
@@ -410,6 +444,8 @@ class RoomModel(_Out):
     spectators_allowed: StrictBool
     rematch: RematchInfoModel | None
     version: Annotated[StrictInt, Field(ge=0)]
+    settings: TableSettingsModel
+    clock_seconds: Annotated[float, Field(gt=0)] | None
 
 
 # --- the messages

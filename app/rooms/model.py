@@ -35,6 +35,24 @@ class Status(StrEnum):
 
 MODES = tuple(m.value for m in Mode)
 
+# A friends table's settings (docs/protocol.md "Table settings"), stored in games.settings;
+# a key absent there takes its default here (games created before the settings have none).
+CLOCKS = ("none", 15, 30, 60, 120)  # seconds per decision (RULES.md D-21)
+TABLE_DEFAULTS: dict[str, Any] = {
+    "clock": "none",
+    "stand_in": "medium",  # the stand-in's level (D-22)
+    "away_seconds": 120,  # away this long, the others may let the stand-in play
+    "chat": True,
+    "spectator_chat": False,
+}
+
+
+def table_settings(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """The five table settings, defaults applied to what is stored."""
+    values = dict(TABLE_DEFAULTS)
+    values.update({k: v for k, v in (stored or {}).items() if k in TABLE_DEFAULTS})
+    return values
+
 
 class Listener(Protocol):
     """A connected client, as the room sees it (implemented by app/web/ws.py)."""
@@ -56,16 +74,21 @@ class Seat:
     identity_id: int | None = None
     level: str | None = None
     name: str | None = None
+    stand_in: str | None = None  # away | left: the stand-in plays this human seat (D-22)
 
     def row(self) -> repo.SeatRow:
-        return repo.SeatRow(self.seat, self.kind, self.identity_id, self.level, self.name)
+        return repo.SeatRow(
+            self.seat, self.kind, self.identity_id, self.level, self.name, self.stand_in
+        )
 
     @classmethod
     def from_row(cls, row: repo.SeatRow) -> Seat:
-        return cls(row.seat, row.kind, row.identity_id, row.bot_level, row.display_name)
+        return cls(
+            row.seat, row.kind, row.identity_id, row.bot_level, row.display_name, row.stand_in
+        )
 
     def copy(self) -> Seat:
-        return Seat(self.seat, self.kind, self.identity_id, self.level, self.name)
+        return Seat(self.seat, self.kind, self.identity_id, self.level, self.name, self.stand_in)
 
 
 @dataclass

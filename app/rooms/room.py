@@ -11,7 +11,8 @@ part named for it, as lila's round actor does:
 * ``publisher`` (publisher.py): what each listener is sent, the resume buffer;
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``consents`` (consents.py): the next deal's and the rematch's agreements;
-* ``bots`` (bot_driver.py): the computer players' turns.
+* ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
+* ``live`` (live.py): the decision clock, who is away, the stand-in's seats.
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute``.
 """
@@ -49,12 +50,20 @@ from app.engine import (
     seat_view,
     start_deal,
 )
-from app.engine.record import FORMAT, RecordRuleError, RecordSchemaError, dump, replay
+from app.engine.record import (
+    FORMAT,
+    RecordRuleError,
+    RecordSchemaError,
+    dump,
+    record_by,
+    replay,
+)
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.live import Live
 from app.rooms.model import (
     MODES,
     JoinResult,
@@ -64,6 +73,7 @@ from app.rooms.model import (
     Seat,
     Status,
     deck_strings,
+    table_settings,
     then,
 )
 from app.rooms.publisher import Publisher, Step
@@ -102,6 +112,7 @@ class Room:
     updated_at: Any = None
     rematch_of: str | None = None
     rematch_id: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # the table's (table_settings)
     state: State | None = None
     version: int = 0  # = deals dealt + actions applied: the same after a restart
     seq: int = 0  # actions stored
@@ -109,6 +120,8 @@ class Room:
     # "seat:id" -> version the action made; the newest CLIENT_IDS only (a client repeats an id
     # only for its latest action, after a reconnection)
     client_ids: dict[str, int] = field(default_factory=dict)
+    # who played an action for its seat (RULES.md §12): (deal index, action index) -> by
+    by: dict[tuple[int, int], str] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     closed: bool = False
     last_active: float = field(default_factory=time.monotonic)
@@ -116,12 +129,15 @@ class Room:
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
         self.status = Status(self.status)
+        self.settings = table_settings(self.settings)
         self.lock = asyncio.Lock()
         self.rng: random.Random = random.SystemRandom()
         self.publisher = Publisher(self)
         self.seating = Seating(self)
         self.consents = Consents(self)
         self.bots = BotDriver(self)
+        self.live = Live(self)
+        self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
 
     # ------------------------------------------------------------------ construction
 
@@ -144,6 +160,7 @@ class Room:
             updated_at=g.updated_at,
             rematch_of=g.rematch_of,
             rematch_id=g.rematch_id,
+            settings=dict(g.settings or {}),
         )
         record = stored.record()
         if record is not None:
@@ -151,6 +168,8 @@ class Room:
                 room.state = replay(record)
             except (RecordSchemaError, RecordRuleError) as exc:
                 raise RuntimeError(f"game {g.id}: stored record does not replay: {exc}") from exc
+            room.by = record_by(record)
+        room.stored_clock = g.clock
         room.deals = len(stored.deals)
         room.seq = len(stored.actions)
         room.version = room.deals + room.seq
@@ -188,6 +207,7 @@ class Room:
                 await self.deal_next(state)
             elif self.consent_kind() == "next_deal":
                 self.consents.opened()  # friends: the countdown starts again
+            await self.live.restore(self.stored_clock)
 
     # ------------------------------------------------------------------ queries
 
@@ -209,6 +229,10 @@ class Room:
 
     def connected_seats(self) -> set[int]:
         return self.seating.connected_seats()
+
+    def human_listeners(self) -> bool:
+        """Whether a player (not only spectators) is connected."""
+        return any(listener.seats for listener in self.listeners)
 
     def is_paused(self) -> bool:
         return self.seating.is_paused()
@@ -245,6 +269,10 @@ class Room:
                     "connected": s.kind == "bot" or s.seat in connected,
                     "you": identity_id is not None and s.identity_id == identity_id,
                     "xp_level": self._xp_level(s),
+                    "deadline": self.live.deadlines.get(s.seat),
+                    "stand_in": s.stand_in if s.kind == "human" else None,
+                    "away_since": self.live.away_since_ms(s.seat),
+                    "stand_in_votes": sorted(self.live.votes.get(s.seat, ())),
                 }
                 for s in self.seats
             ],
@@ -260,6 +288,14 @@ class Room:
                 else None
             ),
             "version": self.version,
+            "settings": {
+                "clock": self.settings["clock"],
+                "stand_in": self.settings["stand_in"],
+                "away_seconds": self.settings["away_seconds"],
+                "chat": self.settings["chat"],
+                "spectator_chat": self.settings["spectator_chat"],
+            },
+            "clock_seconds": self.live.clock_seconds(),
         }
 
     def _xp_level(self, seat: Seat) -> int | None:
@@ -305,7 +341,7 @@ class Room:
                 "deals": [],
                 "meta": meta,
             }
-        return dump(self.state, include_current=False, meta=meta)
+        return dump(self.state, include_current=False, meta=meta, by=self.by)
 
     # ------------------------------------------------------------------ publishing
 
@@ -393,10 +429,48 @@ class Room:
             await self.seating.rename(identity_id, name)
 
     async def leave(self, identity_id: int) -> out.RoomInfo:
-        """A player leaves a friends game in progress for good (seating.py)."""
+        """A player leaves a friends game in progress: the stand-in plays his seats to the end
+        of the match (seating.py)."""
         async with self.lock:
             self._check_open()
             return await self.seating.leave(identity_id)
+
+    async def leave_table(self, listener: Listener, msg_id: str | None) -> None:
+        """``leave`` over the socket (``leave`` above)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                if not listener.seats:
+                    raise CommandError("not_allowed", "spectators hold no seat")
+                await self.seating.leave(listener.identity_id)
+                if msg_id is not None:
+                    self.send(listener, out.ack(msg_id, self.version))
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def stand_in(self, listener: Listener, seat: int, msg_id: str | None) -> None:
+        """``stand_in``: agree to let the stand-in play an away seat (live.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.live.vote(listener, seat, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    async def back(self, listener: Listener, msg_id: str | None) -> None:
+        """``back``: the player takes his seats back from the stand-in (live.py)."""
+        async with self.lock:
+            self._check_open()
+            try:
+                await self.live.back(listener, msg_id)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id))
+
+    def connection_settings(self, listener: Listener, msg_id: str | None) -> None:
+        """``settings``: the connection's own settings changed (``auto_play``)."""
+        if msg_id is not None:
+            self.send(listener, out.ack(msg_id, self.version))
+        self.bots.schedule()
 
     # ------------------------------------------------------------------ commands
 
@@ -449,8 +523,12 @@ class Room:
         version: int,
         client_id: str | None,
         sender: Listener | None,
+        by: str | None = None,
     ) -> None:
-        """The one command path of humans and bots; the caller holds ``self.lock``."""
+        """The one command path of humans, bots and the stand-in; the caller holds
+        ``self.lock``. ``by`` (RULES.md §12): who plays the action for a human seat, the
+        seat's ``stand_in`` or the server (``auto``, forced play); None for the seat's own
+        player, whose action takes the seat back from the stand-in."""
         state = self.state
         if self.status == WAITING or state is None:
             raise CommandError("not_allowed", "the game has not started: waiting for players")
@@ -477,7 +555,12 @@ class Room:
             # the rule as data too, when the engine gives one (``IllegalAction.reason``)
             raise CommandError("illegal_action", str(exc), exc.reason) from None
 
-        row = repo.ActionRow(self.seq, self.deals - 1, seat, action_to_json(action), client_id)
+        action_json = action_to_json(action)
+        if by is not None:
+            action_json["by"] = by
+            events = _mark_events(events, by, action, seat)
+        row = repo.ActionRow(self.seq, self.deals - 1, seat, action_json, client_id)
+        by_key = (len(state.logs), len(state.actions))
         next_deal: tuple[State, list[Event]] | None = None
         deals: list[repo.DealRow] = []
         values: dict[str, Any] = {}
@@ -491,10 +574,22 @@ class Room:
         elif new_state.phase is Phase.MATCH_OVER:
             values["scores"] = list(new_state.scores)
             values["status"] = FINISHED.value
+        # the decision clocks the step starts, stored with it (live.py)
+        after, version_after = (
+            (next_deal[0], self.version + 2) if next_deal else (new_state, self.version + 1)
+        )
+        deadlines = self.live.plan(after, version_after) if "status" not in values else {}
+        clock = self.live.stored(deadlines, version_after)
+        if clock is not None:
+            values["clock"] = clock
         work: Any = repo.record_step(self.game_id, [row], deals, **values)
+        cleared = self.live.cleared_seats(seat, by)
+        if cleared:  # the player acts: the stand-in gives the seat back, in the same transaction
+            work = then(repo.save_seats(self.game_id, cleared), work)
         # a match (or a duel game) ends: XP and ratings are written in the same transaction
         awards = self.services.awards
-        award = await awards.prepare(self, new_state) if awards is not None else None
+        by_map = {**self.by, by_key: by} if by is not None else self.by
+        award = await awards.prepare(self, new_state, by=by_map) if awards is not None else None
         if award is not None:
             work = then(work, award)
         try:
@@ -510,6 +605,10 @@ class Room:
             awards.committed(done)
         consent_before, status_before = self.consent_kind(), self.status
         self.seq += 1
+        if by is not None:
+            self.by[by_key] = by
+        for row_seat in cleared:
+            self.seats[row_seat.seat] = Seat.from_row(row_seat)
         if client_id is not None:
             self.remember_client_id(seat, client_id, self.version + 1)
         if sender is not None and client_id is not None:
@@ -520,21 +619,28 @@ class Room:
         if next_deal is not None:
             self.deals += 1
             self.publish(*next_deal)
+        self.live.set(deadlines)
         if self.consent_kind() != consent_before or self.status != status_before:
             self.consents.clear()
             self.consents.opened()
             self.broadcast_room()
+        elif cleared or clock is not None:
+            self.broadcast_room()  # the seats' stand-in, deadlines
         self.bots.schedule()
 
     async def deal_next(self, state: State) -> None:
         """Deal the next deal of a finished one (the caller holds ``self.lock``)."""
         new_state, events = start_deal(state, self.rng)
         deal = repo.DealRow(self.deals, new_state.dealer, deck_strings(new_state))
-        await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal]))
+        deadlines = self.live.plan(new_state, self.version + 1)
+        clock = self.live.stored(deadlines, self.version + 1)
+        values: dict[str, Any] = {"clock": clock} if clock is not None else {}
+        await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal], **values))
         self.deals += 1
         self.consents.clear()
         self.consents.stop_countdown()
         self.publish(new_state, events)
+        self.live.set(deadlines)
         self.broadcast_room()
         self.bots.schedule()
 
@@ -599,7 +705,23 @@ class Room:
         self.closed = True
         async with self.lock:
             self.consents.stop_countdown()
+            self.live.stop()
         await self.bots.stop()
         for listener in list(self.listeners):
             listener.close(code, reason)
         self.listeners.clear()
+
+
+def _mark_events(events: list[Event], by: str, action: Action, seat: int) -> list[Event]:
+    """The events of an action played for ``seat``, its own event marked with ``by``: the
+    ``card_played`` of a card, else the first (``bid``, ``declared``, ``exchanged``,
+    ``exchange_declined``, ``discarded``)."""
+    index = 0
+    if isinstance(action, Play):
+        index = next((i for i, e in enumerate(events) if e.type == "card_played"), 0)
+    if not events:
+        return events
+    marked = list(events)
+    e = marked[index]
+    marked[index] = Event(e.type, {**e.data, "by": by}, e.to)
+    return marked

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.engine import Event, new_match
 from app.persistence import repository as repo
@@ -36,12 +36,18 @@ class Seating:
         return out
 
     def is_paused(self) -> bool:
-        """Friends games pause while a human seat has no connection (RULES.md §9.1)."""
+        """Friends games pause while a human seat has no connection (RULES.md §9.1), unless
+        the table has a clock (D-21: the away seat's clock runs) or the stand-in plays that
+        seat (D-22)."""
         room = self.room
         if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
             return False
+        if room.live.clock_seconds() is not None:
+            return False
         connected = self.connected_seats()
-        return any(seat not in connected for seat in room.human_seats())
+        return any(
+            seat not in connected and not room.live.active(seat) for seat in room.human_seats()
+        )
 
     def attach(self, listener: Listener) -> None:
         """A client connected: send it the full state; tell the others if presence changed."""
@@ -51,8 +57,10 @@ class Seating:
         before = self.connected_seats()
         room.listeners.add(listener)
         room.last_active = time.monotonic()
+        after = self.connected_seats()
+        room.live.presence(before, after)
         room.publisher.send_state(listener)  # carries the room too
-        if self.connected_seats() != before or not listener.seats:
+        if after != before or not listener.seats:
             room.publisher.broadcast_room(skip=listener)
         room.bots.schedule()
 
@@ -63,7 +71,9 @@ class Seating:
         before = self.connected_seats()
         room.listeners.discard(listener)
         room.last_active = time.monotonic()
-        if self.connected_seats() != before or not listener.seats:
+        after = self.connected_seats()
+        room.live.presence(before, after)
+        if after != before or not listener.seats:
             room.publisher.broadcast_room()
             room.consents.presence_changed()
 
@@ -147,8 +157,13 @@ class Seating:
             return
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
         deal = repo.DealRow(0, state.dealer, deck_strings(state))
+        old_seats, room.seats, room.status = room.seats, seats, Status.PLAYING
+        deadlines = room.live.plan(state, room.version + 1)  # the first decision's clock
+        room.seats, room.status = old_seats, Status.WAITING
+        clock = room.live.stored(deadlines, room.version + 1)
+        values: dict[str, Any] = {"clock": clock} if clock is not None else {}
         save = repo.save_seats(
-            room.game_id, [s.row() for s in changed], status=Status.PLAYING.value
+            room.game_id, [s.row() for s in changed], status=Status.PLAYING.value, **values
         )
         await room.services.writer.submit(then(save, repo.record_step(room.game_id, deals=[deal])))
         if committed is not None:
@@ -157,6 +172,7 @@ class Seating:
         room.status = Status.PLAYING
         room.deals = 1
         self.refresh_listener_seats()
+        room.live.set(deadlines)
         room.publisher.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
         room.bots.schedule()
@@ -236,9 +252,11 @@ class Seating:
             self.room.publisher.broadcast_room()
 
     async def leave(self, identity_id: int) -> RoomInfo:
-        """A player leaves a friends game in progress for good: a bot of the table's level
-        takes each seat he held, so the others can finish. He earns no XP for the match
-        (docs/players.md); his seats are remembered in ``game_leavers``."""
+        """A player leaves a friends game in progress: his seats stay his, and the stand-in
+        plays them to the end of the match (``stand_in`` = "left"), so the others can finish.
+        He earns no XP for the match and is rated as having lost (docs/players.md); his seats
+        are remembered in ``game_leavers``. Coming back through the link and acting (or
+        ``back``) takes the seats back; the leave still counts."""
         from app.persistence import players as player_store
 
         room = self.room
@@ -247,21 +265,26 @@ class Seating:
             raise CommandError("not_allowed", "you have no seat at this table")
         if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
             raise CommandError("not_allowed", "only a friends game in progress can be left")
-        level = room.bot_level() or "medium"
+        if all(room.seats[seat].stand_in == "left" for seat in held):
+            raise CommandError("not_allowed", "you have already left this table")
         seats = [s.copy() for s in room.seats]
         for seat in held:
-            seats[seat] = Seat(seat, "bot", None, level, None)
+            seats[seat].stand_in = "left"
         leavers = [player_store.LeaverRow(seat, identity_id, room.deals - 1) for seat in held]
-        await room.services.writer.submit(
-            then(
-                repo.save_seats(room.game_id, [seats[seat].row() for seat in held]),
-                player_store.insert_leavers(room.game_id, leavers),
-            )
-        )
+        save = repo.save_seats(room.game_id, [seats[seat].row() for seat in held])
+
+        def remember(session: Any) -> None:  # a seat left once before keeps its first row
+            known = {row.seat for row in player_store.leavers(session, room.game_id)}
+            new = [row for row in leavers if row.seat not in known]
+            if new:
+                player_store.insert_leavers(room.game_id, new)(session)
+
+        await room.services.writer.submit(then(save, remember))
         room.seats = seats
-        room.consents.forget(held)
-        self.refresh_listener_seats()  # the leaver's sockets now watch
+        for seat in held:
+            room.live.votes.pop(seat, None)
         room.publisher.broadcast_room()
+        await room.consents.check()
         room.bots.schedule()
         log.info(
             "player left",

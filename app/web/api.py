@@ -99,6 +99,8 @@ async def create_game(
     if body.name is not None and body.name != identity.name:
         identity = await identities.rename(identity, body.name)
         await rooms.rename(identity.id, body.name)
+    if body.clock != "none" and body.mode != "friends":
+        raise ApiError(400, "invalid_options", "only games with friends have a clock")
     spec = GameSpec(
         variant=body.variant,
         players=body.players,
@@ -107,6 +109,7 @@ async def create_game(
         seats=[SeatSpec(s.kind, s.level) for s in body.seats] if body.seats else None,
         level=body.level,
         spectators=body.spectators,
+        settings=body.table_settings(),
     )
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)

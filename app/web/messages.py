@@ -211,6 +211,36 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class StandInMessage(_Strict):
+    """Agree to let the stand-in play an away seat (RULES.md D-22)."""
+
+    type: Literal["stand_in"]
+    seat: SeatNo
+    id: ClientId | None = None
+
+
+class BackMessage(_Strict):
+    """ "I'm back": the stand-in stops playing the sender's seats."""
+
+    type: Literal["back"]
+    id: ClientId | None = None
+
+
+class LeaveMessage(_Strict):
+    """Leave the table: the stand-in plays the sender's seats to the end of the match."""
+
+    type: Literal["leave"]
+    id: ClientId | None = None
+
+
+class SettingsMessage(_Strict):
+    """This connection's own settings: ``auto_play``, forced cards played for me (D-23)."""
+
+    type: Literal["settings"]
+    auto_play: StrictBool
+    id: ClientId | None = None
+
+
 Incoming = Annotated[
     ActionMessage
     | ResumeMessage
@@ -220,7 +250,11 @@ Incoming = Annotated[
     | FreeSeatMessage
     | TakeSeatMessage
     | HintMessage
-    | PingMessage,
+    | PingMessage
+    | StandInMessage
+    | BackMessage
+    | LeaveMessage
+    | SettingsMessage,
     Field(discriminator="type"),
 ]
 INCOMING_TYPES = (
@@ -233,6 +267,10 @@ INCOMING_TYPES = (
     "take_seat",
     "hint",
     "ping",
+    "stand_in",
+    "back",
+    "leave",
+    "settings",
 )
 _incoming = TypeAdapter(Incoming)
 
@@ -289,6 +327,21 @@ class CreateGameBody(_Body):
     level: Level = "medium"
     spectators: StrictBool | None = None
     name: str | None = None
+    # the table's settings (friends games; docs/protocol.md "Table settings")
+    clock: Literal["none", 15, 30, 60, 120] = "none"
+    stand_in: Level = "medium"
+    away_seconds: Annotated[StrictInt, Field(ge=5, le=3600)] = 120
+    chat: StrictBool = True
+    spectator_chat: StrictBool = False
+
+    def table_settings(self) -> dict[str, Any]:
+        return {
+            "clock": self.clock,
+            "stand_in": self.stand_in,
+            "away_seconds": self.away_seconds,
+            "chat": self.chat,
+            "spectator_chat": self.spectator_chat,
+        }
 
     @field_validator("name")
     @classmethod

@@ -28,14 +28,18 @@ from app.web.identity import identity_from_cookie
 from app.web.messages import (
     MAX_FRAME_BYTES,
     ActionMessage,
+    BackMessage,
     BadFrame,
     ConsentMessage,
     FreeSeatMessage,
     HintMessage,
+    LeaveMessage,
     PingMessage,
     ResumeMessage,
     SeatBotMessage,
     SetLevelMessage,
+    SettingsMessage,
+    StandInMessage,
     TakeSeatMessage,
     parse_incoming,
 )
@@ -83,6 +87,7 @@ class Connection:
         self.identity_id = identity_id
         self.name = name  # the browser's display name when it connected
         self.seats = seats
+        self.auto_play = False  # forced cards played for this connection's seats (D-23)
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._pending = 0
         self._close: tuple[int, str] | None = None
@@ -276,3 +281,12 @@ async def _dispatch(
         task.add_done_callback(hints.discard)
     elif isinstance(msg, PingMessage):
         conn.send_json(pong())
+    elif isinstance(msg, StandInMessage):
+        await room.stand_in(conn, msg.seat, msg.id)
+    elif isinstance(msg, BackMessage):
+        await room.back(conn, msg.id)
+    elif isinstance(msg, LeaveMessage):
+        await room.leave_table(conn, msg.id)
+    elif isinstance(msg, SettingsMessage):
+        conn.auto_play = msg.auto_play
+        room.connection_settings(conn, msg.id)

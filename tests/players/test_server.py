@@ -142,14 +142,16 @@ async def test_a_player_who_leaves_gets_no_xp_and_the_table_goes_on(module_serve
 
     status, body = await guest.post(f"/api/games/{game_id}/leave")
     assert status == 200
-    seat2 = body["room"]["seats"][2]
-    assert (seat2["kind"], seat2["level"], seat2["you"]) == ("bot", "easy", False)
-    await guest_sock.until(lambda s: s.role == "spectator" or s.seats == [])
-    await host_sock.until(lambda s: s.room["seats"][2]["kind"] == "bot")
+    seat2 = body["room"]["seats"][2]  # the seat stays his; the stand-in plays it
+    assert (seat2["kind"], seat2["stand_in"], seat2["you"]) == ("human", "left", True)
+    await guest_sock.close()
+    await host_sock.until(lambda s: s.room["seats"][2]["stand_in"] == "left")
     assert not host_sock.room["paused"]
 
     await play_to_the_end(module_server, [host_sock], "classic", "leaver")
     record = await stored_record(module_server.database_url, game_id)
+    seat2_actions = [a for d in record["deals"] for a in d["actions"] if a["seat"] == 2]
+    assert seat2_actions and all(a.get("by") == "stand_in" for a in seat2_actions)
     status, awards = await host.get(f"/api/games/{game_id}/awards")
     assert awards["results"][0]["xp"]["total"] == expected_xp(record, 0)
     status, left = await guest.get(f"/api/games/{game_id}/awards")
@@ -157,11 +159,12 @@ async def test_a_player_who_leaves_gets_no_xp_and_the_table_goes_on(module_serve
     assert result["left"] is True and result["seat"] == 2
     assert result["xp"]["total"] == 0 and left["progress"]["xp"] == 0
     assert result["rating_after"] is not None  # leaving does not dodge the rating
+    assert result["rating_after"] < result["rating_before"]  # rated as a loss
     status, profile = await guest.get("/api/me/profile")
     assert profile["games"] == 0 and profile["modes"]["friends"]["left"] == 1
-    # the leaver cannot come back to the seat: the invite link makes him a spectator
+    # the seat is still his: the invite link brings him back to it
     status, joined = await guest.post(f"/api/games/{game_id}/join")
-    assert joined["role"] == "spectator"
+    assert joined["role"] == "seat" and joined["seats"] == [2]
 
 
 async def test_a_duel_table_awards_each_played_deal(module_server) -> None:

@@ -581,6 +581,10 @@ async def test_the_host_fills_free_seats_with_computer_players_and_the_last_one_
         "connected": True,
         "you": False,
         "xp_level": None,
+        "deadline": None,
+        "stand_in": None,
+        "away_since": None,
+        "stand_in_votes": [],
     }
     assert guest.new()[-1]["room"]["seats"][2]["kind"] == "bot"
     await room.set_seat(host, 2, "human", None, None)  # changed his mind
