@@ -229,9 +229,10 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
         # the bid's bubble says the computer made it (unless that bid ended the bidding)
         if page.evaluate("window.atoutTable.state.view.phase") == "bidding":
             assert page.locator(bubble_tag).count() == 1
-    # the next seat's clock starts whole: green, then red
-    gone = (first + 1) % 4
-    assert to_act(pages[0]) == gone
+    # the next decision's clock starts whole: green, then red (a bid that took the contract
+    # leaves the same seat to lead, with a new clock)
+    gone = to_act(pages[0])
+    assert gone is not None
     fresh = f"#seats .seat[data-seat='{gone}'][data-clock=running]"
     pages[0].wait_for_selector(f"{fresh}:not(.clock-low) .clock-ring", state="attached")
     pages[0].wait_for_selector(f"{fresh}.clock-low .clock-ring", state="attached", timeout=8_000)
