@@ -49,6 +49,9 @@ class BotDriver:
         self.room = room
         self.task: asyncio.Task[None] | None = None
         self.failures = 0
+        # (seat, by, version) of the task while it waits before acting: a turn that is no
+        # longer the one to play (its player acted first) is cancelled then, not waited for
+        self._waiting: tuple[int, str | None, int] | None = None
 
     def to_act(self) -> tuple[int, str | None] | None:
         """The seat the driver should play now, and its ``by``: None for a bot, "stand_in"
@@ -86,9 +89,13 @@ class BotDriver:
         return len(legal_actions(state)) == 1
 
     def schedule(self) -> None:
-        if self.task is not None and not self.task.done():
-            return
         room = self.room
+        if self.task is not None and not self.task.done():
+            waiting = self._waiting
+            if waiting is None or (waiting[2] == room.version and self.to_act() == waiting[:2]):
+                return
+            self.task.cancel()  # still waiting, for a turn that is over
+            self.task = self._waiting = None
         turn = self.to_act()
         if turn is None:
             return
@@ -121,7 +128,9 @@ class BotDriver:
             settings = room.services.settings
             delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
             if delay:
+                self._waiting = (seat, by, version)
                 await asyncio.sleep(delay)
+                self._waiting = None
             state = room.state
             if state is None or room.version != version or self.to_act() != turn:
                 return
@@ -150,7 +159,8 @@ class BotDriver:
                 },
             )
         finally:
-            self.task = None
+            if self.task is asyncio.current_task():
+                self.task = None
         if retry_after:
             await asyncio.sleep(retry_after)
         self.schedule()

@@ -203,6 +203,7 @@ class Consents:
             self.agreed = agreed
             for seat in listener.seats:  # their clocks stop
                 room.live.deadlines.pop(seat, None)
+            room.live.rearm()
         if msg_id is not None:
             room.publisher.send(listener, out.ack(msg_id, room.version))
         await self._complete(kind)

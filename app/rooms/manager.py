@@ -361,6 +361,10 @@ class RoomManager:
                     "taken": s.kind == "bot" or s.identity_id is not None,
                     "connected": s.kind == "bot",
                     "you": identity_id is not None and s.identity_id == identity_id,
+                    "deadline": None,
+                    "stand_in": s.stand_in if s.kind == "human" else None,
+                    "away_since": None,
+                    "stand_in_votes": [],
                 }
                 for s in seats
             ],

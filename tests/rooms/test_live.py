@@ -1,0 +1,114 @@
+"""Live tables in an in-process room (app/rooms/live.py): the restart grace of the clock, when a
+table pauses, what the stand-in's consent needs, and which event carries ``by``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine import Play, apply, current_player, legal_actions, new_match
+from app.rooms.room import _mark_events
+from tests.rooms.harness import FakeListener, attach, make_room, services
+
+NOW = 1_800_000_000.0  # the rooms' clock in these tests (seconds)
+
+
+async def started(clock: Any = "none", **values: Any) -> tuple[Any, list[FakeListener]]:
+    """A friends classic table of four browsers, its first deal dealt, everyone connected."""
+    room = make_room("classic", service=services(**values))
+    room.settings["clock"] = clock
+    room.live.now = lambda: NOW
+    listeners = [attach(room, 1)]
+    for identity in (2, 3, 4):
+        await room.join(identity, f"P{identity}")
+        listeners.append(attach(room, identity))
+    assert room.status == "playing"
+    return room, listeners
+
+
+async def test_after_a_restart_each_running_clock_gets_ten_seconds_more() -> None:
+    room, _ = await started(30)
+    to_act = current_player(room.state)
+    assert room.live.deadlines == {to_act: int(NOW * 1000) + 30_000}
+    ahead = int(NOW * 1000) + 12_345
+    await room.live.restore({"version": room.version, "deadlines": {str(to_act): ahead}})
+    assert room.live.deadlines == {to_act: ahead + 10_000}
+    # a deadline already past when the room comes back: the grace counts from now
+    past = int(NOW * 1000) - 50_000
+    await room.live.restore({"version": room.version, "deadlines": {str(to_act): past}})
+    assert room.live.deadlines == {to_act: int(NOW * 1000) + 10_000}
+    room.live.stop()
+
+
+async def test_a_clock_that_is_stored_for_another_version_starts_again() -> None:
+    room, _ = await started(15)
+    to_act = current_player(room.state)
+    await room.live.restore({"version": room.version - 1, "deadlines": {str(to_act): 1}})
+    assert room.live.deadlines == {to_act: int(NOW * 1000) + 15_000 + 10_000}
+    room.live.stop()
+
+
+async def test_a_friends_table_pauses_for_an_away_seat_unless_a_clock_or_the_stand_in() -> None:
+    room, listeners = await started()
+    room.detach(listeners[2])
+    assert room.is_paused()
+    room.seats[2].stand_in = "away"  # the stand-in plays it now: the table goes on
+    assert room.live.active(2) and not room.is_paused()
+    room.attach(listeners[2])  # the player is back: the stand-in stops at once
+    assert not room.live.active(2) and not room.is_paused()
+    room.seats[2].stand_in = "left"  # a player who left: the stand-in plays, connected or not
+    assert room.live.active(2)
+
+    clocked, listeners = await started(60)
+    clocked.detach(listeners[1])
+    assert not clocked.is_paused()  # its clock runs
+    clocked.live.stop()
+
+
+async def test_the_room_sends_the_seats_live_fields_and_the_settings() -> None:
+    room, listeners = await started(30, clock_seconds=2.5)
+    room.detach(listeners[3])
+    info = room.room_json(1)
+    assert info["settings"] == {
+        "clock": 30,
+        "stand_in": "medium",
+        "away_seconds": 120,
+        "chat": True,
+        "spectator_chat": False,
+    }
+    assert info["clock_seconds"] == 2.5  # the test-only length replaces the chosen one
+    to_act = current_player(room.state)
+    seats = info["seats"]
+    assert seats[to_act]["deadline"] == int(NOW * 1000) + 2_500
+    assert seats[3]["away_since"] == int(NOW * 1000) and seats[0]["away_since"] is None
+    assert [s["stand_in"] for s in seats] == [None] * 4
+    room.live.stop()
+
+
+def _first_card_with_a_declaration() -> tuple[Any, Any, int]:
+    """A classic first card whose automatic declaration comes before the card's event."""
+    for seed in range(200):
+        state = new_match("classic", seed=seed)
+        while state.phase.value == "bidding":  # the first bid that is not a pass
+            legal = legal_actions(state)
+            state, _ = apply(state, next((a for a in legal if type(a).__name__ == "Bid"), legal[0]))
+        while state.phase.value == "play":
+            seat = current_player(state)
+            action = legal_actions(state)[0]
+            _, events = apply(state, action, seat)
+            if events[0].type != "card_played":
+                return state, action, seat
+            state, _ = apply(state, action, seat)
+            if len(state.tricks) >= 1:
+                break
+    raise AssertionError("no declaration in 200 deals")
+
+
+def test_only_the_action_s_own_event_carries_by() -> None:
+    state, action, seat = _first_card_with_a_declaration()
+    assert isinstance(action, Play)
+    _, events = apply(state, action, seat)
+    marked = _mark_events(events, "auto", action, seat)
+    assert [e.type for e in marked] == [e.type for e in events]
+    assert marked[0].type != "card_played" and "by" not in marked[0].data
+    assert [e.data.get("by") for e in marked if e.type == "card_played"] == ["auto"]
+    assert all("by" not in e.data for e in events)  # the engine's events are left as they were
