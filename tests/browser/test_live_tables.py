@@ -160,6 +160,10 @@ NOTICE_JS = """() => {
 }"""
 
 
+# the screenshots of docs/screenshots/ these tests write (ATOUT_SCREENSHOTS=1): what, size
+SHOTS = {"clock": (1366, 768), "vote": (390, 844), "stand-in": (844, 390), "back": (390, 844)}
+
+
 def live_layout_problems(page: Any, what: str) -> list[str]:
     """The table's layout measured at every size (test_layout.py), with the live notice: on
     screen and clear of every other part. The viewport is put back afterwards."""
@@ -179,7 +183,8 @@ def live_layout_problems(page: Any, what: str) -> list[str]:
                 if overlaps(notice, r):
                     found.append(f"the live notice overlaps {name}")
         problems += [f"{what} {width}x{height}: {p}" for p in found]
-        screenshot(page, f"live-{what}-{width}x{height}")
+        if SHOTS.get(what) == (width, height):
+            screenshot(page, f"live-{what}-{width}x{height}")
     page.set_viewport_size(before)
     return problems
 
