@@ -125,9 +125,7 @@ def stood_in_seats(state: State, by: Mapping[tuple[int, int], str], part: int | 
     return {seat for seat, count in total.items() if 2 * stand_in[seat] > count}
 
 
-def rated_as_loss(
-    teams: Sequence[Sequence[Member]], ranks: Sequence[int], side: int
-) -> tuple[int, ...]:
+def rated_as_loss(ranks: Sequence[int], side: int) -> tuple[int, ...]:
     """``ranks`` with ``side`` alone in last place: how a leaver's game is rated."""
     last = max(ranks) + 1
     return tuple(last if i == side else r for i, r in enumerate(ranks))
@@ -186,7 +184,7 @@ def award_work(
                 for h in found:
                     side = outcome.sides[h.seat]
                     if h.left_early and h.identity_id in after:
-                        lost = rated_as_loss(teams, outcome.ranks, side)
+                        lost = rated_as_loss(outcome.ranks, side)
                         if lost != tuple(outcome.ranks):
                             after[h.identity_id] = rate(teams, lost)[h.identity_id]
             except ValueError as exc:

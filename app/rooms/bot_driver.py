@@ -121,28 +121,13 @@ class BotDriver:
         return result
 
     async def _turn(self, seat: int, by: str | None, version: int) -> None:
+        """Play one turn, then hand over: whatever happened (played, stale, failed), the
+        next turn is scheduled here, since ``schedule`` called meanwhile (a player's own
+        action, for one) found this task alive and left the turn to it."""
         room = self.room
         retry_after = 0.0
-        turn = (seat, by)
         try:
-            settings = room.services.settings
-            delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
-            if delay:
-                self._waiting = (seat, by, version)
-                await asyncio.sleep(delay)
-                self._waiting = None
-            state = room.state
-            if state is None or room.version != version or self.to_act() != turn:
-                return
-            if by == "auto":
-                action = legal_actions(state)[0]
-            else:
-                level = room.live.stand_in_level() if by else room.seats[seat].level
-                action = await self.choose(state, seat, level or "medium")
-            async with room.lock:
-                if room.closed or room.version != version or self.to_act() != turn:
-                    return
-                await room.execute(seat, action, version, None, None, by=by)
+            await self._play(seat, by, version)
             self.failures = 0
         except asyncio.CancelledError:
             raise
@@ -160,10 +145,33 @@ class BotDriver:
             )
         finally:
             if self.task is asyncio.current_task():
-                self.task = None
+                self.task = self._waiting = None
         if retry_after:
             await asyncio.sleep(retry_after)
         self.schedule()
+
+    async def _play(self, seat: int, by: str | None, version: int) -> None:
+        """Wait, think, and act for ``seat`` if it is still its turn at ``version``."""
+        room = self.room
+        turn = (seat, by)
+        settings = room.services.settings
+        delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
+        if delay:
+            self._waiting = (seat, by, version)
+            await asyncio.sleep(delay)
+            self._waiting = None
+        state = room.state
+        if state is None or room.version != version or self.to_act() != turn:
+            return
+        if by == "auto":
+            action = legal_actions(state)[0]
+        else:
+            level = room.live.stand_in_level() if by else room.seats[seat].level
+            action = await self.choose(state, seat, level or "medium")
+        async with room.lock:
+            if room.closed or room.version != version or self.to_act() != turn:
+                return
+            await room.execute(seat, action, version, None, None, by=by)
 
     async def stop(self) -> None:
         """Cancel the bot that is thinking (the room is closing)."""

@@ -119,16 +119,6 @@ class Live:
             if s != seat and room.seats[s].kind == "human" and room.seats[s].identity_id != owner
         }
 
-    def seat_json(self, seat: int) -> dict[str, Any]:
-        """The live fields of ``room.seats[i]``."""
-        s = self.room.seats[seat]
-        return {
-            "deadline": self.deadlines.get(seat),
-            "stand_in": s.stand_in if s.kind == "human" else None,
-            "away_since": self.away_since_ms(seat),
-            "stand_in_votes": sorted(self.votes.get(seat, ())),
-        }
-
     # ------------------------------------------------------------------ commands
 
     async def vote(self, listener: Listener, seat: int, msg_id: str | None) -> None:
@@ -240,20 +230,13 @@ class Live:
             return [s for s in consents.needed_in(state) if s not in agreed]
         return []
 
-    def plan(self, state: State | None, version: int, *, keep: bool = False) -> dict[int, int]:
-        """The deadlines of the decisions of ``state`` (a new step, unless ``keep``: then a
-        deadline already running goes on)."""
+    def plan(self, state: State | None) -> dict[int, int]:
+        """The deadlines of the decisions ``state`` starts (a new step: nobody agreed yet)."""
         seconds = self.clock_seconds()
         if seconds is None or state is None:
             return {}
-        now = self.now_ms()
-        agreed = self.room.consents.agreed if keep else set()
-        return {
-            seat: self.deadlines[seat]
-            if keep and seat in self.deadlines
-            else now + int(seconds * 1000)
-            for seat in self.decisions(state, agreed)
-        }
+        deadline = self.now_ms() + int(seconds * 1000)
+        return {seat: deadline for seat in self.decisions(state, set())}
 
     def stored(self, deadlines: dict[int, int], version: int) -> dict[str, Any] | None:
         """``games.clock`` for ``deadlines`` (None when the table has no clock)."""
@@ -282,7 +265,11 @@ class Live:
             for seat, ms in (stored.get("deadlines") or {}).items():
                 with contextlib.suppress(TypeError, ValueError):
                     old[int(seat)] = int(ms)
-        fresh = self.plan(room.state, room.version, keep=False)
+        fresh = {
+            seat: ms
+            for seat, ms in self.plan(room.state).items()
+            if seat not in room.consents.agreed
+        }
         grace = int(GRACE_SECONDS * 1000)
         deadlines = {seat: max(old.get(seat, ms), now) + grace for seat, ms in fresh.items()}
         await room.services.writer.submit(

@@ -260,7 +260,7 @@ class RoomManager:
             room.deals = 1
             room.version = 1
             deal = repo.DealRow(0, room.state.dealer, deck_strings(room.state))
-            deadlines = room.live.plan(room.state, room.version)
+            deadlines = room.live.plan(room.state)
             clock = room.live.stored(deadlines, room.version)
             room.live.deadlines = deadlines
         game_values = {

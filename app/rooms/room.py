@@ -578,7 +578,7 @@ class Room:
         after, version_after = (
             (next_deal[0], self.version + 2) if next_deal else (new_state, self.version + 1)
         )
-        deadlines = self.live.plan(after, version_after) if "status" not in values else {}
+        deadlines = self.live.plan(after) if "status" not in values else {}
         clock = self.live.stored(deadlines, version_after)
         if clock is not None:
             values["clock"] = clock
@@ -632,7 +632,7 @@ class Room:
         """Deal the next deal of a finished one (the caller holds ``self.lock``)."""
         new_state, events = start_deal(state, self.rng)
         deal = repo.DealRow(self.deals, new_state.dealer, deck_strings(new_state))
-        deadlines = self.live.plan(new_state, self.version + 1)
+        deadlines = self.live.plan(new_state)
         clock = self.live.stored(deadlines, self.version + 1)
         values: dict[str, Any] = {"clock": clock} if clock is not None else {}
         await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal], **values))

@@ -158,7 +158,7 @@ class Seating:
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
         deal = repo.DealRow(0, state.dealer, deck_strings(state))
         old_seats, room.seats, room.status = room.seats, seats, Status.PLAYING
-        deadlines = room.live.plan(state, room.version + 1)  # the first decision's clock
+        deadlines = room.live.plan(state)  # the first decision's clock
         room.seats, room.status = old_seats, Status.WAITING
         clock = room.live.stored(deadlines, room.version + 1)
         values: dict[str, Any] = {"clock": clock} if clock is not None else {}

@@ -3,11 +3,14 @@ table pauses, what the stand-in's consent needs, and which event carries ``by``.
 
 from __future__ import annotations
 
+import asyncio
+import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from app.engine import Play, apply, current_player, legal_actions, new_match
+from app.engine import Play, action_to_json, apply, current_player, legal_actions, new_match
 from app.rooms.room import _mark_events
-from tests.rooms.harness import FakeListener, attach, make_room, services
+from tests.rooms.harness import FakeListener, act, attach, make_room, services
 
 NOW = 1_800_000_000.0  # the rooms' clock in these tests (seconds)
 
@@ -112,3 +115,49 @@ def test_only_the_action_s_own_event_carries_by() -> None:
     assert marked[0].type != "card_played" and "by" not in marked[0].data
     assert [e.data.get("by") for e in marked if e.type == "card_played"] == ["auto"]
     assert all("by" not in e.data for e in events)  # the engine's events are left as they were
+
+
+async def test_a_stand_in_whose_turn_was_taken_hands_over_to_the_next_seat() -> None:
+    """The stand-in thinks for a seat whose player then acts himself: the stand-in's answer is
+    dropped, and the next seat (a bot) still plays (it used to wait for good)."""
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        room = make_room(
+            "classic", kinds=["human", "bot", "human", "bot"], service=services(executor=executor)
+        )
+        listeners = [attach(room, 1)]
+        await room.join(2, "P2")
+        listeners.append(attach(room, 2))
+        rng = random.Random(1)
+        for i in range(200):  # to seat 0's turn
+            await wait_for(lambda: current_player(room.state) in (0, 2))
+            if current_player(room.state) == 0:
+                break
+            action = action_to_json(rng.choice(legal_actions(room.state)))
+            await act(room, listeners[1], f"p{i}", room.version, action)
+        think = room.bots.think
+
+        async def slow(view: Any, level: str) -> Any:
+            await asyncio.sleep(0.3)
+            return await think(view, level)
+
+        room.bots.think = slow  # type: ignore[method-assign]
+        room.seats[0].stand_in = "left"
+        room.bots.schedule()  # the stand-in starts thinking for seat 0
+        await asyncio.sleep(0.05)
+        version = room.version
+        await act(room, listeners[0], "mine", version, action_to_json(legal_actions(room.state)[0]))
+        assert room.version == version + 1 and room.seats[0].stand_in is None
+        assert current_player(room.state) in (1, 3)  # a bot is next
+        room.bots.think = think  # type: ignore[method-assign]
+        await wait_for(lambda: current_player(room.state) not in (1, 3), timeout=5)
+        assert room.version > version + 1
+        assert not room.by  # the stand-in's late answer was dropped
+        await room.close()
+
+
+async def wait_for(predicate: Any, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
