@@ -102,9 +102,41 @@ form.addEventListener("submit", async (event) => {
   const mode = event.submitter?.dataset.mode || "computer";
   const body = { variant: variant(), players: players(), options: chosenOptions(), mode };
   if (mode === "computer") body.level = form.elements.level.value;
-  if (mode === "friends") body.spectators = form.elements.spectators.checked;
+  if (mode === "friends") {
+    body.spectators = form.elements.spectators.checked;
+    Object.assign(body, tableSettings());
+  }
   await createGame(body);
 });
+
+// ----------------------------------------------------------------------------- table settings
+
+// A friends table's own settings (docs/protocol.md, POST /api/games): the clock, the computer's
+// level when it stands in for a player, how long a player may be away before the others may
+// hand the seat to it. Only the values that differ from the defaults are sent.
+const TABLE_DEFAULTS = { clock: "none", stand_in: "medium", away_seconds: 120 };
+const TABLE_CHOICES = {
+  clock: ["none", 15, 30, 60, 120],
+  stand_in: ["easy", "medium", "hard"],
+  away_seconds: [30, 60, 120, 300, 600],
+};
+
+function tableSettings() {
+  const out = {};
+  for (const [name, fallback] of Object.entries(TABLE_DEFAULTS)) {
+    const raw = form.elements[name].value;
+    const value = TABLE_CHOICES[name].find((c) => String(c) === raw) ?? fallback;
+    if (value !== fallback) out[name] = value;
+  }
+  return out;
+}
+
+/** Show the table settings of a remembered game on the form. */
+function showTableSettings(body) {
+  for (const [name, fallback] of Object.entries(TABLE_DEFAULTS)) {
+    form.elements[name].value = String(name in body ? body[name] : fallback);
+  }
+}
 
 /** Create the game `body` describes (POST /api/games), remember it for "Play again", go there. */
 async function createGame(body) {
@@ -163,7 +195,10 @@ function lastGame() {
   }
   const out = { variant: body.variant, players: body.players, options, mode: body.mode };
   if (body.mode === "computer") out.level = ["easy", "medium", "hard"].includes(body.level) ? body.level : "medium";
-  if (body.mode === "friends") out.spectators = body.spectators !== false;
+  if (body.mode === "friends") {
+    out.spectators = body.spectators !== false;
+    for (const name of Object.keys(TABLE_DEFAULTS)) if (TABLE_CHOICES[name].includes(body[name])) out[name] = body[name];
+  }
   return out;
 }
 
@@ -183,7 +218,9 @@ function showPlayAgain() {
 
 playAgainButton.addEventListener("click", () => {
   const body = lastGame();
-  if (body) createGame(body);
+  if (!body) return;
+  if (body.mode === "friends") showTableSettings(body);
+  createGame(body);
 });
 
 function absolute(url) {

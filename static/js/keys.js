@@ -14,6 +14,7 @@ function actionKey(name) {
   if (name.startsWith("seat-bot-")) return `Shift+${Number(name.slice(9)) + 1}`;
   if (name.startsWith("take-seat-")) return String(Number(name.slice(10)) + 1); // guests
   if (name.startsWith("free-seat-")) return String(Number(name.slice(10)) + 1); // the host
+  if (name.startsWith("stand-in-")) return "M"; // let the computer (machine) play for an away seat
   return (
     {
       pass: "P",
@@ -30,6 +31,7 @@ function actionKey(name) {
       continue: "Enter",
       sheet: "T",
       "copy-invite": "Shift+I",
+      back: "Shift+B",
       "share-invite": "Shift+S",
     }[name] || null
   );
@@ -51,6 +53,8 @@ const FIXED = {
   "#pass-ready": "Enter",
   "#setting-sound": "S",
   "#setting-confirm": "T",
+  "#setting-auto": "A",
+  "#leave-go": "L",
   "#help-full": "R",
   "#sheet-replay": "R",
   '#match-actions a[href="/"]': "H",

@@ -54,9 +54,33 @@ const resultTable = (result) => words.resultTable(result, { sides: sidesList(), 
 const roundingText = (note) => words.roundingText(note, sideName);
 const { about, comboText, points } = words;
 
+// ----------------------------------------------------------------------------- who played
+
+// An action its player did not make carries `by` (RULES.md §12): "stand_in" (the computer
+// played for the seat) or "auto" (the seat's only card, played for it).
+function byTag(by) {
+  return `<span class="by-tag by-${escapeHTML(by)}" data-by="${escapeHTML(by)}" title="${escapeHTML(t(`live.by.${by}.long`))}">${escapeHTML(t(`live.by.${by}`))}</span>`;
+}
+
+/** "seat:card" -> by for the cards of this deal played for their seat. */
+function playsBy() {
+  const out = new Map();
+  for (const f of deal().frames) {
+    if (f.action && f.action.type === "play" && f.action.by) out.set(`${f.seat}:${f.action.card}`, f.action.by);
+  }
+  return out;
+}
+
 // ----------------------------------------------------------------------------- what happened
 
 function says(f) {
+  const said = saysText(f);
+  const by = f.action && f.action.by;
+  if (by === "stand_in" || by === "auto") said.html += ` ${byTag(by)}`;
+  return said;
+}
+
+function saysText(f) {
   const parts = [];
   if (f.seat === undefined) {
     parts.push(t("replay.deal_start", { n: V.deal + 1, name: seatName(deal().dealer) }));
@@ -135,6 +159,7 @@ function centre(f) {
   trick.className = "v-trick";
   trick.setAttribute("role", "group");
   trick.setAttribute("aria-label", t("table.trick"));
+  const by = playsBy();
   for (const play of f.trick || []) {
     const slot = document.createElement("div");
     slot.className = `slot pos-${position(play.seat)}`;
@@ -144,6 +169,11 @@ function centre(f) {
       slot.dataset.winner = "yes";
     }
     slot.append(cardElement(play.card, { label: about("trick.played_by", seatWho(play.seat), { card: cardName(play.card) }) }));
+    const who = by.get(`${play.seat}:${play.card}`);
+    if (who === "stand_in" || who === "auto") {
+      slot.dataset.by = who;
+      slot.insertAdjacentHTML("beforeend", byTag(who));
+    }
     trick.append(slot);
   }
   el.append(trick);

@@ -10,6 +10,9 @@ const DEFAULTS = {
   // misclick protection: the first tap raises a card, the second plays it. On by default on
   // touch screens, where a finger easily lands on the wrong card.
   confirmCard: () => isTouchScreen(),
+  // forced cards: when the player has one card only, the server plays it for them (told
+  // through the `settings` message, table-live.js)
+  autoPlay: () => true,
 };
 
 const listeners = new Set();

@@ -74,12 +74,16 @@ const SOUNDS = {
   trick(c, t0) {
     tone(c, 520, t0, 0.18, { type: "triangle", gain: 0.14, glide: 390 });
   },
+  // the decision clock's last seconds (table-live.js)
+  alarm(c, t0) {
+    for (let i = 0; i < 3; i++) tone(c, 988, t0 + i * 0.18, 0.09, { type: "square", gain: 0.08 });
+  },
   deal_end(c, t0) {
     [523.25, 659.25, 783.99, 1046.5].forEach((f, i) => tone(c, f, t0 + i * 0.11, 0.3, { type: "triangle", gain: 0.13 }));
   },
 };
 
-/** Play one of the table's sounds (`turn`, `card`, `trick`, `deal_end`) when sound is on. */
+/** Play one of the table's sounds (`turn`, `card`, `trick`, `alarm`, `deal_end`) when sound is on. */
 export function play(name) {
   if (!setting("sound") || !SOUNDS[name]) return;
   const c = context();

@@ -2,6 +2,7 @@
 import { escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
+import { renderLiveBanner } from "./table-live.js";
 import { contractHTML, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
 import { S, legal, scoringSides, view } from "./table-state.js";
 import { lastTrick } from "./table-ui.js";
@@ -47,4 +48,5 @@ export function renderBanner() {
   banner.hidden = !text;
   banner.textContent = text;
   banner.dataset.kind = S.status !== "open" ? "net" : room.paused ? "paused" : "info";
+  renderLiveBanner();
 }

@@ -20,6 +20,7 @@ import {
   takenHTML,
   variantTerm,
 } from "./table-names.js";
+import { byTag, playedBy } from "./table-live.js";
 import { sendConsent } from "./table-send.js";
 import { S, nextDeal, scoringSides, view } from "./table-state.js";
 import { U, lastTrick } from "./table-ui.js";
@@ -264,6 +265,8 @@ export function showLastTrick() {
     item.append(cardElement(play.card));
     const cap = document.createElement("figcaption");
     cap.textContent = seatName(play.seat) + (play.seat === last.leader ? ` · ${t("trick.lead_tag")}` : "");
+    const by = playedBy(play.seat, play.card);
+    if (by) cap.append(" ", byTag(by));
     item.append(cap);
     list.append(item);
   }

@@ -1,11 +1,11 @@
 // Input: taps, right-clicks, keys and drags on the player's cards (delegated to the hand and the
 // duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
-import { api, canShare, copyText, shareLink, toast } from "./common.js";
+import { canShare, copyText, shareLink, toast } from "./common.js";
 import { fillHelp } from "./help.js";
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { illegalText } from "./reasons.js";
 import { bindSettings, setting } from "./settings.js";
-import { $, announce, app, openDialog } from "./table-dom.js";
+import { $, announce, openDialog } from "./table-dom.js";
 import { renderControls } from "./table-controls.js";
 import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
 import { focusCard, layoutHand, renderHand, renderPiles, tappableCards } from "./table-hand.js";
@@ -221,17 +221,6 @@ export function installInput({ render }) {
     const url = new URL((S.room && S.room.url) || location.pathname, location.href).href;
     if (canShare()) await shareLink(url);
     else await copyText(url);
-  });
-
-  $("btn-leave").addEventListener("click", async () => {
-    if (!window.confirm(t("leave.confirm"))) return;
-    try {
-      await api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/leave`, { method: "POST" });
-      toast(t("leave.done"));
-      location.assign("/");
-    } catch (error) {
-      toast(error.code && has(`error.${error.code}`) ? t(`error.${error.code}`) : error.message);
-    }
   });
 
   $("btn-hint").addEventListener("click", () => {

@@ -4,6 +4,7 @@ import { cardElement, denomHTML } from "./cards.js";
 import { escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
+import { bidBy, byTag, decorateSeat } from "./table-live.js";
 import { bidText, comboText, seatName, seatRole } from "./table-names.js";
 import { isOver, position, roomSeat, view } from "./table-state.js";
 
@@ -50,6 +51,8 @@ export function renderSeats() {
       (v.phase === "play" || tricks ? `<span class="seat-tricks" title="${escapeHTML(t("seat.tricks"))}">${escapeHTML(t("seat.tricks_n", { n: tricks }))}</span>` : "") +
       `</div>${extra}<div class="seat-chips">${decl}${bel}</div>${bubble}`;
     if (acting) el.setAttribute("aria-current", "true");
+    if (lastBid[seat] && bidBy(seat)) el.querySelector(".bubble").append(" ", byTag(bidBy(seat)));
+    decorateSeat(el, seat);
     box.append(el);
   }
   // shown declarations (cards revealed after trick 1)

@@ -3,6 +3,7 @@
 import { backElement, cardElement, cardName } from "./cards.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
+import { byTag, playedBy } from "./table-live.js";
 import { about, bidsTable, seatName, seatWho } from "./table-names.js";
 import { exchangeCard, position, view } from "./table-state.js";
 
@@ -25,6 +26,11 @@ export function renderCentre(events) {
     const tag = document.createElement("span");
     tag.className = "slot-name";
     tag.textContent = seatName(play.seat) + (play.seat === v.leader ? ` · ${t("trick.lead_tag")}` : "");
+    const by = playedBy(play.seat, play.card);
+    if (by) {
+      slot.dataset.by = by;
+      tag.append(" ", byTag(by));
+    }
     slot.append(tag);
     trick.append(slot);
   }

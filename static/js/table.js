@@ -9,6 +9,7 @@
 //   table-controls.js  turn line and buttons   table-dialogs.js   summaries and sheets
 //   table-waiting.js   waiting room, local pass screen
 //   table-input.js     cards, bar buttons, settings          table-send.js  what is sent
+//   table-live.js      the clock, the computer standing in, leaving, who played a move
 // and the table's features in their own modules: trump.js (trump on the felt), reasons.js (why
 // a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js,
 // chat.js (the table chat of friends games).
@@ -22,6 +23,7 @@ import { renderControls } from "./table-controls.js";
 import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
+import { answer, byWords, installLeave, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
 import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
@@ -67,6 +69,7 @@ function onMessage(msg) {
         chatAck(msg);
         break;
       }
+      if (answer(msg)) break;
       // the update that carries the move follows the ack: stay pending until it is drawn
       if (S.version !== null && msg.version <= S.version) clearPending();
       break;
@@ -78,6 +81,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (chatError(msg)) break;
+      if (answer(msg)) break;
       clearPending();
       if (FATAL.has(msg.code)) {
         conn.close();
@@ -124,6 +128,7 @@ function draw(events) {
 
 function render(events) {
   const v = view();
+  noteBy(events);
   renderWaiting();
   if (!v) {
     renderBanner();
@@ -150,6 +155,7 @@ function render(events) {
   handleEvents(events);
   renderDialogsLive();
   renderTurn();
+  updateTurnClock();
 }
 
 /** Keys on every control; on a new decision for the player, the focus and a sound. */
@@ -182,7 +188,7 @@ function handleEvents(events) {
   for (const e of events) {
     switch (e.type) {
       case "card_played":
-        announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }));
+        announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }) + byWords(e.by || playedBy(e.seat, e.card)));
         playSound("card");
         break;
       case "trick_won":
@@ -244,12 +250,15 @@ function handleEvents(events) {
 
 installInput({ render });
 installChat();
+installLeave();
 
 const conn = new Connection(app.dataset.gameId, {
   onMessage,
   onStatus(status) {
     applyStatus(status);
     app.dataset.net = status;
+    // the server learns this connection's settings first (forced cards played for the player)
+    if (status === "open") sendSettings();
     renderBanner();
   },
   version: () => S.version,
@@ -266,5 +275,8 @@ window.atoutTable = {
   },
   get ui() {
     return U;
+  },
+  get moves() {
+    return moves;
   },
 };

@@ -101,6 +101,11 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         if controls.locator("button[data-action=exchange]").count():
             controls.locator("button[data-action=exchange]").click()  # bela 2p, offered once
             log.append("exchange")
+        elif plays_itself(page):
+            # "Play forced cards for me" (on by default): the only card is played by the server
+            version = page.evaluate("window.atoutTable.state.version")
+            page.wait_for_function("(v) => window.atoutTable.state.version > v", arg=version)
+            log.append("auto")
         elif controls.locator("button[data-action=call]").count():
             controls.locator("button[data-action=suggest]").first.click()
             controls.locator("button[data-action=call]:not([disabled])").click()
@@ -125,6 +130,17 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         page.click("#pass-ready")
     else:
         raise AssertionError(f"nothing to do in state {state}")
+
+
+def plays_itself(page: Any) -> bool:
+    """Whether the server plays the seat's only card for it now (the forced-cards setting)."""
+    return bool(
+        page.evaluate(
+            """() => { const v = window.atoutTable.state.view;
+                 return localStorage.getItem('atout.autoPlay') !== '0' && !!v
+                   && v.phase === 'play' && v.legal.length === 1 && v.legal[0].type === 'play'; }"""
+        )
+    )
 
 
 def phase(page: Any) -> str:

@@ -53,7 +53,7 @@ def table(
     guest.goto(url)
     wait_ready(guest)
     for page in (host, guest):
-        page.wait_for_function("window.atoutTable.state.room.status === 'playing'")
+        page.wait_for_function("() => window.atoutTable.state.room.status === 'playing'")
     return host, guest, url
 
 
@@ -67,7 +67,7 @@ def write(page: Any, text: str) -> None:
     open_chat(page)
     page.fill("#chat-input", text)
     page.press("#chat-input", "Enter")
-    page.wait_for_function("document.getElementById('chat-input').value === ''")
+    page.wait_for_function("() => document.getElementById('chat-input').value === ''")
 
 
 def lines(page: Any) -> list[tuple[str, str]]:
@@ -82,7 +82,9 @@ def lines(page: Any) -> list[tuple[str, str]]:
 
 
 def wait_lines(page: Any, n: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#chat-log .chat-line').length === {n}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#chat-log .chat-line').length === {n}"
+    )
 
 
 def test_payloads_show_as_text_history_survives_a_reload_and_mute_hides_a_seat(
@@ -93,7 +95,7 @@ def test_payloads_show_as_text_history_survives_a_reload_and_mute_hides_a_seat(
     for text in PAYLOADS:
         write(host, text)
     # the guest's badge counts what came while the panel was closed
-    guest.wait_for_function("document.getElementById('chat-badge').textContent === '3'")
+    guest.wait_for_function("() => document.getElementById('chat-badge').textContent === '3'")
     assert guest.locator("#chat-badge").is_visible()
     open_chat(guest)
     wait_lines(guest, 3)
@@ -227,7 +229,7 @@ def test_the_chat_button_and_panel_fit_on_a_phone_and_a_desktop(server, chromium
     for width, height in SIZES:
         host.set_viewport_size({"width": width, "height": height})
         write(guest, f"{width} x {height}: a line long enough to wrap on a narrow phone, " * 2)
-        host.wait_for_function("document.getElementById('chat-badge').textContent === '1'")
+        host.wait_for_function("() => document.getElementById('chat-badge').textContent === '1'")
         host.wait_for_timeout(150)
         # closed: the button and its badge sit in the bar, on screen, over nothing
         m = host.evaluate(MEASURE_JS)

@@ -11,6 +11,9 @@ pytestmark = pytest.mark.browser
 
 def test_local_bela_pass_the_device_between_seats(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    # each player plays their own cards here: a forced card played for a seat behind the pass
+    # screen would hand the device on before the hand is seen
+    context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -115,6 +115,8 @@ def rule_sentences(cat: dict[str, str]) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_tapping_an_illegal_card_says_which_rule_forbids_it(server, chromium, lang) -> None:
     page = new_page(chromium, server, lang=lang)
+    # a refused tap changes nothing: not even a forced card played for the player meanwhile
+    page.context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     open_home(page, server.base_url)
     choose_game(page, "classic")
     start(page, "computer")
