@@ -9,6 +9,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 - ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
   the bare FastAPI endpoint it compares with);
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
+- ``solver``  ``atout bench solver``: the exact solver's time per position, per variant, against
+  the older endgame solver;
 - ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
   valuation, written to ``app/bots/valuation_coefs.py``.
 
@@ -27,6 +29,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.engine",
     "app.bench.load",
     "app.bench.publish",
+    "app.bench.solver",
     "app.bench.tune",
 )
 
