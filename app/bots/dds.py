@@ -111,12 +111,16 @@ def solve(
     scale: int = 1,
     moves: list[int] | None = None,
     max_nodes: int = 0,
+    tt: dict[int, tuple[int, int, int]] | None = None,
 ) -> Solution:
     """Solve ``d`` exactly for the party of ``side`` (see the module docstring).
 
     ``extra``: card points per side outside the tricks (bela-3p discards); ``moves``: the
     cards to value (default: every legal card, equivalent ones valued once and copied);
-    ``max_nodes`` > 0 raises :class:`Budget` past that many nodes.
+    ``max_nodes`` > 0 raises :class:`Budget` past that many nodes.  ``tt``: a table kept
+    between solves of positions of one deal (same cards, same contract), which then reuse
+    what the earlier ones found; the search counts values for the caller's party, so a
+    table serves every side.
     """
     n = t.n
     trump = t.trump
@@ -124,7 +128,8 @@ def solve(
     beats = BEATS[trump]
     points = t.points
     side_of = t.side_of
-    mx = parties(t, side)
+    mx = parties(t, side_of[t.taker])  # the table's values are the taker's party's
+    flip = not mx[side_of.index(side)]
     pe = t.partner_exc
     hands = d.hands[:]
     reveal = d.reveal
@@ -166,7 +171,8 @@ def solve(
     rp0 = 10  # the points still to win, raw: the cards out or on the table, the last ten
     for c in card_list(rem0 | on_table):
         rp0 += points[c]
-    tt: dict[int, tuple[int, int, int]] = {}
+    if tt is None:
+        tt = {}
     nodes = 0
     limit = max_nodes if max_nodes > 0 else INF
     above = t.above
@@ -175,6 +181,31 @@ def solve(
     covers = 0  # duel: a card that frees a face-down card is like no other
     for cover in reveal:
         covers |= 1 << cover
+
+    # a suit contract's trumps, strongest first (the best one out always takes its trick)
+    trump_top = desc[trump] if trump_mask else ()
+
+    def holder(c: int) -> int:
+        for x in range(n):
+            if (hands[x] >> c) & 1:
+                return x
+        return owner[c]
+
+    def next_sweep(sweep: int, ws: int, rem: int) -> int:
+        """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
+        if sweep == 0:
+            nsweep = 1 + ws
+        elif sweep != 1 + ws:
+            return _BROKEN
+        else:
+            nsweep = sweep
+        if trump_top and rem & trump_mask:
+            # whoever holds the best trump still out takes a trick with it: no capot for
+            # another side
+            for c in trump_top:
+                if (rem >> c) & 1:
+                    return nsweep if side_of[holder(c)] == ws else _BROKEN
+        return nsweep
 
     def distinct(legal: int, out: int) -> list[int]:
         """The cards of ``legal``, one per class of equivalent cards (same suit, same
@@ -311,6 +342,22 @@ def solve(
                 cards.sort(key=lambda c: follow_order(c, ours, beats[base + c]), reverse=True)
         best = -INF if mine else INF
         last = k == n - 1
+        if last and left > 1 and len(cards) > 1:
+            # enhanced transposition cutoff: a trick's end already known to refute
+            for c in cards:
+                w = (leader + (k if beats[base + c] else bi)) % n
+                rest = rem & ~(1 << c)
+                e = tt.get(rest | w << 32 | next_sweep(sweep, side_of[w], rest) << 34)
+                if e is not None:
+                    p = (tp + points[c]) * scale
+                    if mine:
+                        v = e[0] + (p if mx[w] else -p)
+                        if v >= beta:
+                            return v
+                    else:
+                        v = e[1] + (p if mx[w] else -p)
+                        if v <= alpha:
+                            return v
         for c in cards:
             b = 1 << c
             hands[seat] = hand & ~b
@@ -375,12 +422,7 @@ def solve(
         lead."""
         w = (leader + bi) % n
         ws = side_of[w]
-        if sweep == 0:
-            nsweep = 1 + ws
-        elif sweep != 1 + ws:
-            nsweep = _BROKEN
-        else:
-            nsweep = sweep
+        nsweep = next_sweep(sweep, ws, rem)
         if left == 1:  # the last trick, reached in the middle of it
             tp += 10
             gain = tp * scale if mx[w] else -tp * scale
@@ -460,17 +502,19 @@ def solve(
             hands[seat] = hand
 
     def exact(c: int, guess: int) -> int:
-        """MTD(f): null-window searches from ``guess`` until the bounds meet."""
-        lower, upper = -INF, INF
-        g = guess
+        """Null-window searches, the first at ``guess``, then halving the interval the value
+        is known to lie in, until its bounds meet (the table keeps what each search proved)."""
+        lower = -(rp0 * scale + CAPOT_BONUS)
+        upper = rp0 * scale + CAPOT_BONUS
+        gamma = min(max(guess, lower + 1), upper)
         while lower < upper:
-            beta = g + 1 if g == lower else g
-            g = after(c, beta - 1, beta)
-            if g < beta:
-                upper = g
-            else:
+            g = after(c, gamma - 1, gamma)
+            if g >= gamma:
                 lower = g
-        return g
+            else:
+                upper = g
+            gamma = (lower + upper + 1) // 2
+        return lower
 
     values: dict[int, int] = {}
     cls = _classes(legal, rem0 | on_table, covers, desc, points)
@@ -489,6 +533,9 @@ def solve(
     own_min = held[0]  # points the maximising party keeps whatever happens
     other_min = held[1]
     scores = {c: _scores(v, total, own_min, other_min, scale) for c, v in values.items()}
+    if flip:  # the caller's party is the other one
+        values = {c: -v for c, v in values.items()}
+        scores = {c: (b, a) for c, (a, b) in scores.items()}
     best = max(moves, key=lambda c: values[c])
     return Solution(values, scores, best, nodes)
 
@@ -598,9 +645,13 @@ def position_of(state: State) -> Position:
 
 
 def solve_position(
-    pos: Position, side: int | None = None, moves: list[int] | None = None, max_nodes: int = 0
+    pos: Position,
+    side: int | None = None,
+    moves: list[int] | None = None,
+    max_nodes: int = 0,
+    tt: dict[int, tuple[int, int, int]] | None = None,
 ) -> Solution:
     """:func:`solve` for the party of ``side`` (default: the seat to move's side)."""
     if side is None:
         side = pos.table.side_of[pos.seat]
-    return solve(pos.deal, pos.table, side, pos.extra, pos.scale, moves, max_nodes)
+    return solve(pos.deal, pos.table, side, pos.extra, pos.scale, moves, max_nodes, tt)

@@ -165,3 +165,30 @@ def test_solver_counts_the_capot(variant: str, players: int) -> None:
             assert own + other in (total, total + CAPOT_BONUS)
             capots += own + other == total + CAPOT_BONUS
     assert capots > 0
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS, ids=IDS)
+def test_a_table_kept_through_a_deal_gives_the_same_values(variant: str, players: int) -> None:
+    """Every decision of one deal's last tricks solved with one table kept between them
+    (for one side, then the other) equals a fresh solve."""
+    rng = random.Random(9)
+    deals = 0
+    tt: dict[int, tuple[int, int, int]] = {}
+    first = None
+    for state in states(variant, players, 13, random_chooser):
+        if state.phase is not Phase.PLAY:
+            continue
+        pos = position_of(state)
+        if cards_left(pos) > SMALL[players] + players:
+            continue
+        if first is None or state.tricks[:1] != first:
+            first = state.tricks[:1]
+            tt = {}
+            deals += 1
+            if deals > 3:
+                break
+        side = rng.randrange(pos.table.sides)
+        kept = solve_position(pos, side, tt=tt)
+        assert kept.values == solve_position(pos, side).values
+        assert kept.scores == solve_position(pos, side).scores
+    assert deals > 3
