@@ -191,6 +191,8 @@ def solve(
                 return x
         return owner[c]
 
+    plain = not reveal  # no card to free at a trick's end
+
     def next_sweep(sweep: int, ws: int, rem: int) -> int:
         """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
         if sweep == 0:
@@ -207,6 +209,24 @@ def solve(
                     return nsweep if side_of[holder(c)] == ws else _BROKEN
         return nsweep
 
+    runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
+
+    def suit_runs(s: int, m: int, out: int) -> tuple[int, ...]:
+        keep: list[int] = []
+        run = -1
+        for c in desc[s]:
+            b = 1 << c
+            if m & b:
+                if run == points[c] and not covers & b:
+                    continue
+                keep.append(c)
+                run = -1 if covers & b else points[c]
+            elif out & b:
+                run = -1
+        kept = tuple(keep)
+        runs[(out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s] = kept
+        return kept
+
     def distinct(legal: int, out: int) -> list[int]:
         """The cards of ``legal``, one per class of equivalent cards (same suit, same
         points, no card of ``out`` between them)."""
@@ -218,16 +238,10 @@ def solve(
             if m & (m - 1) == 0:
                 keep.append(m.bit_length() - 1)
                 continue
-            run = -1
-            for c in desc[s]:
-                b = 1 << c
-                if m & b:
-                    if run == points[c] and not covers & b:
-                        continue
-                    keep.append(c)
-                    run = -1 if covers & b else points[c]
-                elif out & b:
-                    run = -1
+            kept = runs.get((out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s)
+            if kept is None:
+                kept = suit_runs(s, m, out)
+            keep.extend(kept)
         return keep
 
     def lead(leader: int, rem: int, left: int, sweep: int, rp: int, alpha: int, beta: int) -> int:
@@ -339,7 +353,7 @@ def solve(
             cards = distinct(legal, rem | table)
             if len(cards) > 1:
                 ours = mx[(leader + bi) % n] == mine
-                cards.sort(key=lambda c: follow_order(c, ours, beats[base + c]), reverse=True)
+                cards.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
         best = -INF if mine else INF
         last = k == n - 1
         if last and left > 1 and len(cards) > 1:
@@ -347,7 +361,8 @@ def solve(
             for c in cards:
                 w = (leader + (k if beats[base + c] else bi)) % n
                 rest = rem & ~(1 << c)
-                e = tt.get(rest | w << 32 | next_sweep(sweep, side_of[w], rest) << 34)
+                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                e = tt.get(rest | w << 32 | ns << 34)
                 if e is not None:
                     p = (tp + points[c]) * scale
                     if mine:
@@ -366,9 +381,18 @@ def solve(
             else:
                 nbi, nbc = bi, bc
             if last:
-                v = finish(
-                    leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha, beta
-                )
+                if plain and left > 1:  # ``finish``, inlined
+                    w = (leader + nbi) % n
+                    ntp = tp + points[c]
+                    g = ntp * scale if mx[w] else -ntp * scale
+                    rest = rem & ~b
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                else:
+                    v = finish(
+                        leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha,
+                        beta,
+                    )  # fmt: skip
             else:
                 v = follow(
                     k + 1,
@@ -399,12 +423,19 @@ def solve(
         hands[seat] = hand
         return best
 
-    def follow_order(c: int, ours: int | bool, wins: int) -> int:
+    def follow_order(c: int, ours: bool, wins: int) -> int:
         if ours:  # the trick is ours so far: give points, keep the winners
             return points[c] * 2 - wins * 5
         if wins:  # take it as cheaply as possible, points welcome
             return 200 - strength[c] - (30 if (trump_mask >> c) & 1 else 0) + points[c]
         return -points[c] * 4 - strength[c]
+
+    # order_keys[winning card][the trick is the mover's party's][card]: the order of a
+    # follower's cards, made once
+    order_keys = [
+        [[follow_order(c, ours, beats[bc * 32 + c]) for c in range(32)] for ours in (False, True)]
+        for bc in range(32)
+    ]
 
     def finish(
         leader: int,
@@ -422,7 +453,7 @@ def solve(
         lead."""
         w = (leader + bi) % n
         ws = side_of[w]
-        nsweep = next_sweep(sweep, ws, rem)
+        nsweep = sweep if sweep == _BROKEN else next_sweep(sweep, ws, rem)
         if left == 1:  # the last trick, reached in the middle of it
             tp += 10
             gain = tp * scale if mx[w] else -tp * scale
