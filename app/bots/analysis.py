@@ -232,6 +232,9 @@ def analyse_record(
                 entry = bid_decision(state, seat, action, opts.bid_worlds, rng)
             if entry is not None:
                 entry["index"] = index  # the action's index in the deal
+                by = record["deals"][d.index]["actions"][index].get("by")
+                if by is not None:  # played for the seat by its stand-in or the server
+                    entry["by"] = by
                 decisions.append(entry)
             if progress is not None:
                 progress(done, todo)
