@@ -10,8 +10,8 @@ every card known.  Three kinds of position per deal:
 Each position is solved by ``app.bots.dds.solve`` for the side to move, every legal card
 valued exactly (what the analysis of a deal needs).  The older solver of the hard bot
 (``app.bots.solver.solve``) solves the same trick-2 and endgame positions in the same run,
-with a node cap (it has no bounds and no MTD(f); a position past the cap is counted as not
-solved), and every value both found is compared.
+with a node cap (it has no bounds and no null-window searches; a position past the cap is
+counted as not solved), and every value both found is compared.
 
 Times are the process's CPU time (one core), so that other work on a shared machine does not
 count; ``nodes/s`` is the positions searched per CPU second.

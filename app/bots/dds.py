@@ -20,8 +20,12 @@ How it is fast:
   still take every trick) serves every line reaching the same cards;
 * equivalent cards merged: cards of one hand and one suit with the same points and no
   card still out (or on the table) between them are tried once;
-* moves ordered (the table's best card first, then masters and cheap winners), and cheap
-  bounds at each trick (the points still out, and a capot only while it is possible);
+* each legal card's exact value found by null-window searches that halve the interval the
+  value lies in, all of them sharing the table;
+* moves ordered (the table's best card first, then masters and cheap winners), a trick's
+  last card looking its outcomes up in the table first, and cheap bounds at each trick (the
+  points still out, and a capot only while it is possible: not once another side holds the
+  best trump still out);
 * the last trick is counted, not searched.
 
 Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
