@@ -11,6 +11,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
 - ``soak``  ``atout bench soak``: hours of tables starting, finishing, leaving and coming back
   (rooms evicted and restored): memory, stalls, move latency, moves lost;
+- ``solver``  ``atout bench solver``: the exact solver's time per position, per variant, against
+  the older endgame solver;
 - ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
   valuation, written to ``app/bots/valuation_coefs.py``.
 
@@ -30,6 +32,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.load",
     "app.bench.publish",
     "app.bench.soak",
+    "app.bench.solver",
     "app.bench.tune",
 )
 

@@ -259,6 +259,35 @@ def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
     scenarios = _scenarios(k, fallback)
     if len(scenarios) <= 1:
         return fallback
+    values, worlds = simulate(k, rng, scenarios, budget, MAX_WORLDS)
+    fb_i = next((i for i, s in enumerate(scenarios) if _same(s[0], fallback)), None)
+    if fb_i is None or worlds < MIN_EVIDENCE:
+        return fallback
+    # deviate from the medium bid only when the simulations say so with some confidence:
+    # the paired difference must clear the margin by one standard error
+    margin = MARGIN.get(k.variant, 6.0)
+    best_i, best_score = fb_i, 0.0
+    for i in range(len(scenarios)):
+        if i == fb_i:
+            continue
+        diffs = [a - b for a, b in zip(values[i], values[fb_i], strict=True)]
+        mean = sum(diffs) / worlds
+        var = sum((x - mean) ** 2 for x in diffs) / max(worlds - 1, 1)
+        score = mean - margin - (var / worlds) ** 0.5
+        if score > best_score:
+            best_i, best_score = i, score
+    return scenarios[best_i][0] if best_i != fb_i else fallback
+
+
+Scenario = tuple[dict[str, Any], str | None, int, int | None, int]
+
+
+def simulate(
+    k: Knowledge, rng: random.Random, scenarios: list[Scenario], budget: Any, max_worlds: int
+) -> tuple[list[list[float]], int]:
+    """Each scenario's outcome (recorded points, own side minus the other; three players:
+    own) in each of the worlds drawn, all scenarios in the same worlds; and the worlds.
+    Stops at ``max_worlds``, or once ``budget.done()`` after ``MIN_WORLDS``."""
     plays = sorted({(d, t) for _, d, t, _, _ in scenarios if d is not None})
     # passing with no contract standing: play out what the others would then name
     continues = k.variant in ("bela", "duel") or (
@@ -271,7 +300,7 @@ def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
     tables: dict[tuple[str, int], Table] = {}
     for d, t in plays:
         tables[(d, t)] = _table(k, d, t)
-    while worlds < MAX_WORLDS:
+    while worlds < max_worlds:
         w = sample_world(k, rng, bid_likelihood, tries=6)
         budget.spend(WORLD_UNITS)
         rnd = [rng.random() for _ in range(64)]
@@ -330,23 +359,23 @@ def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
         worlds += 1
         if worlds >= MIN_WORLDS and budget.done():
             break
-    fb_i = next((i for i, s in enumerate(scenarios) if _same(s[0], fallback)), None)
-    if fb_i is None or worlds < MIN_EVIDENCE:
-        return fallback
-    # deviate from the medium bid only when the simulations say so with some confidence:
-    # the paired difference must clear the margin by one standard error
-    margin = MARGIN.get(k.variant, 6.0)
-    best_i, best_score = fb_i, 0.0
-    for i in range(len(scenarios)):
-        if i == fb_i:
-            continue
-        diffs = [a - b for a, b in zip(values[i], values[fb_i], strict=True)]
-        mean = sum(diffs) / worlds
-        var = sum((x - mean) ** 2 for x in diffs) / max(worlds - 1, 1)
-        score = mean - margin - (var / worlds) ** 0.5
-        if score > best_score:
-            best_i, best_score = i, score
-    return scenarios[best_i][0] if best_i != fb_i else fallback
+    return values, worlds
+
+
+def bid_review(k: Knowledge, rng: random.Random, worlds: int) -> list[tuple[dict[str, Any], float]]:
+    """Every candidate action of the seat to bid and its mean outcome over ``worlds``
+    worlds drawn consistent with its view (the simulation of :func:`hard_bid`)."""
+    scenarios = _scenarios(k, None)
+
+    class _Endless:
+        def spend(self, units: int) -> None:
+            pass
+
+        def done(self) -> bool:
+            return False
+
+    values, drawn = simulate(k, rng, scenarios, _Endless(), worlds)
+    return [(s[0], sum(v) / max(drawn, 1)) for s, v in zip(scenarios, values, strict=True)]
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:

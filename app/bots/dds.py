@@ -1,0 +1,692 @@
+"""Exact double-dummy solver for the card play of every variant and player count.
+
+Every card is known (a finished deal, or one sampled world); the solver finds what each
+party secures with best play by everyone, from any position between the first card of
+trick 1 and the end, and the value of every legal card of the seat to move.
+
+The value searched is the *card-play difference* of the maximising party: its card-play
+score minus the other party's, where a party's card-play score is its card points (the
+contract's points table, the last trick's 10 included, bela-3p discards for the caller),
+multiplied by ``scale`` (2 in Bulgarian no-trump, RULES.md §4.3), plus the 90 of a capot
+(§0.3: one side took every trick; never doubled).  With two sides the parties are the
+sides; with three players (bela) they are the caller and the two defenders together, while a
+capot still needs one seat to take every trick.  The card points always add up to the
+deal's total, so the difference decides the points of both parties (``Solution.scores``).
+
+How it is fast:
+
+* alpha-beta, every value counted from the current position on, so that a transposition
+  table at trick boundaries (keyed on the cards still out, the leader and which side may
+  still take every trick) serves every line reaching the same cards;
+* equivalent cards merged: cards of one hand and one suit with the same points and no
+  card still out (or on the table) between them are tried once;
+* each legal card's exact value found by null-window searches that halve the interval the
+  value lies in, all of them sharing the table;
+* moves ordered (the table's best card first, then masters and cheap winners), a trick's
+  last card looking its outcomes up in the table first, and cheap bounds at each trick (the
+  points still out, and a capot only while it is possible: not once another side holds the
+  best trump still out);
+* the last trick is counted, not searched.
+
+Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
+solver cannot drift from the rules.  ``app/bots/solver.py`` is the older endgame solver
+the hard bot uses; ``atout bench solver`` compares the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.engine.cards import SUIT_MASK, card_list
+from app.engine.play import BEATS, NO_TRUMP, legal_mask_top
+from app.engine.scoring import CAPOT_BONUS
+from app.engine.state import Phase, State
+
+from .sim import Deal, Table
+
+INF = 1 << 30
+_BROKEN = 7  # sweep code: two sides have won tricks, no capot any more
+
+
+class Budget(Exception):
+    """Raised when a search would need more nodes than it was given."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The exact values of the legal cards of the seat to move.
+
+    ``values[c]``: the maximising party's card-play difference at the end of the deal when
+    ``c`` is played now and everyone plays best after; ``scores[c]``: the same as the
+    card-play scores of (the maximising party, the other party).  ``best`` is a card of
+    highest value; ``nodes`` the positions searched.
+    """
+
+    values: dict[int, int]
+    scores: dict[int, tuple[int, int]]
+    best: int
+    nodes: int
+
+    @property
+    def value(self) -> int:
+        return self.values[self.best]
+
+
+def card_scale(variant: str, trump: int) -> int:
+    """The multiplier of card points in card play: Bulgarian no-trump doubles them (§4.3)."""
+    return 2 if variant == "bulgarian" and trump == NO_TRUMP else 1
+
+
+def parties(t: Table, side: int) -> tuple[bool, ...]:
+    """Per seat: whether it plays for the maximising party of ``side``.  In three-player
+    bela the two defenders play together against the caller (``t.taker``)."""
+    if t.n == 3:
+        caller = t.side_of[t.taker]
+        mine = side == caller
+        return tuple((t.side_of[s] == caller) == mine for s in range(t.n))
+    return tuple(t.side_of[s] == side for s in range(t.n))
+
+
+def remaining(d: Deal) -> int:
+    """The cards still out: in the hands, and face down under a card not yet taken (duel)."""
+    out = 0
+    for h in d.hands:
+        out |= h
+    for c in d.trick:
+        out |= 1 << c
+    if d.reveal:
+        changed = True
+        while changed:
+            changed = False
+            for cover, freed in d.reveal.items():
+                if (out >> cover) & 1 and not (out >> freed) & 1:
+                    out |= 1 << freed
+                    changed = True
+    for c in d.trick:
+        out &= ~(1 << c)
+    return out
+
+
+def solve(
+    d: Deal,
+    t: Table,
+    side: int,
+    extra: tuple[int, ...] | None = None,
+    scale: int = 1,
+    moves: list[int] | None = None,
+    max_nodes: int = 0,
+    tt: dict[int, tuple[int, int, int]] | None = None,
+) -> Solution:
+    """Solve ``d`` exactly for the party of ``side`` (see the module docstring).
+
+    ``extra``: card points per side outside the tricks (bela-3p discards); ``moves``: the
+    cards to value (default: every legal card, equivalent ones valued once and copied);
+    ``max_nodes`` > 0 raises :class:`Budget` past that many nodes.  ``tt``: a table kept
+    between solves of positions of one deal (same cards, same contract), which then reuse
+    what the earlier ones found; the search counts values for the caller's party, so a
+    table serves every side.
+    """
+    n = t.n
+    trump = t.trump
+    flags = t.flags
+    beats = BEATS[trump]
+    points = t.points
+    side_of = t.side_of
+    mx = parties(t, side_of[t.taker])  # the table's values are the taker's party's
+    flip = not mx[side_of.index(side)]
+    pe = t.partner_exc
+    hands = d.hands[:]
+    reveal = d.reveal
+    owner = d.owner
+    strength = t.strength
+    # every suit's cards, strongest first
+    desc = t.desc
+    sides = t.sides
+    # the points each party already holds (tricks won, and cards outside the tricks)
+    held = [0, 0]
+    for s in range(sides):
+        seat_of_side = next(x for x in range(n) if side_of[x] == s)
+        p = extra[s] if extra else 0
+        for seat in range(n):
+            if side_of[seat] == s:
+                p += d.won[seat]
+        held[0 if mx[seat_of_side] else 1] += p
+    side_max = tuple(any(mx[x] for x in range(n) if side_of[x] == s) for s in range(sides))
+    # sweep code: 0 before the first trick, 1 + side while one side took them all, else 7
+    trk = [0] * sides
+    for seat in range(n):
+        trk[side_of[seat]] += d.tricks[seat]
+    with_tricks = [s for s in range(sides) if trk[s]]
+    if not with_tricks:
+        sweep0 = 0
+    elif len(with_tricks) == 1:
+        sweep0 = 1 + with_tricks[0]
+    else:
+        sweep0 = _BROKEN
+    # the capot bonus as the maximising party counts it, per sweep code at the end
+    bonus = [0] * 8
+    for s in range(sides):
+        bonus[1 + s] = CAPOT_BONUS if side_max[s] else -CAPOT_BONUS
+    rem0 = remaining(d)
+    trick0 = d.trick[:]
+    on_table = 0
+    for c in trick0:
+        on_table |= 1 << c
+    rp0 = 10  # the points still to win, raw: the cards out or on the table, the last ten
+    for c in card_list(rem0 | on_table):
+        rp0 += points[c]
+    if tt is None:
+        tt = {}
+    nodes = 0
+    limit = max_nodes if max_nodes > 0 else INF
+    above = t.above
+    trump_mask = t.trump_mask
+
+    covers = 0  # duel: a card that frees a face-down card is like no other
+    for cover in reveal:
+        covers |= 1 << cover
+
+    # a suit contract's trumps, strongest first (the best one out always takes its trick)
+    trump_top = desc[trump] if trump_mask else ()
+
+    def holder(c: int) -> int:
+        for x in range(n):
+            if (hands[x] >> c) & 1:
+                return x
+        return owner[c]
+
+    plain = not reveal  # no card to free at a trick's end
+
+    def next_sweep(sweep: int, ws: int, rem: int) -> int:
+        """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
+        if sweep == 0:
+            nsweep = 1 + ws
+        elif sweep != 1 + ws:
+            return _BROKEN
+        else:
+            nsweep = sweep
+        if trump_top and rem & trump_mask:
+            # whoever holds the best trump still out takes a trick with it: no capot for
+            # another side
+            for c in trump_top:
+                if (rem >> c) & 1:
+                    return nsweep if side_of[holder(c)] == ws else _BROKEN
+        return nsweep
+
+    runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
+
+    def suit_runs(s: int, m: int, out: int) -> tuple[int, ...]:
+        keep: list[int] = []
+        run = -1
+        for c in desc[s]:
+            b = 1 << c
+            if m & b:
+                if run == points[c] and not covers & b:
+                    continue
+                keep.append(c)
+                run = -1 if covers & b else points[c]
+            elif out & b:
+                run = -1
+        kept = tuple(keep)
+        runs[(out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s] = kept
+        return kept
+
+    def distinct(legal: int, out: int) -> list[int]:
+        """The cards of ``legal``, one per class of equivalent cards (same suit, same
+        points, no card of ``out`` between them)."""
+        keep: list[int] = []
+        for s in range(4):
+            m = legal & SUIT_MASK[s]
+            if not m:
+                continue
+            if m & (m - 1) == 0:
+                keep.append(m.bit_length() - 1)
+                continue
+            kept = runs.get((out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s)
+            if kept is None:
+                kept = suit_runs(s, m, out)
+            keep.extend(kept)
+        return keep
+
+    def lead(leader: int, rem: int, left: int, sweep: int, rp: int, alpha: int, beta: int) -> int:
+        """The value still to come at the start of a trick, ``leader`` to lead."""
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            raise Budget
+        if left == 1:
+            return last_trick(leader, sweep)
+        # bounds: no more than the points still out, a capot only while it can happen
+        top = rp * scale
+        if sweep == 0:
+            hi_b, lo_b = top + CAPOT_BONUS, -top - CAPOT_BONUS
+        else:
+            b = bonus[sweep]
+            hi_b = top + b if b > 0 else top
+            lo_b = -top + b if b < 0 else -top
+        if hi_b <= alpha:
+            return hi_b
+        if lo_b >= beta:
+            return lo_b
+        key = rem | leader << 32 | sweep << 34
+        e = tt.get(key)
+        first = -1
+        if e is not None:
+            lo, hi, first = e
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        else:
+            lo, hi = lo_b, hi_b
+        a0, b0 = alpha, beta
+        mine = mx[leader]
+        hand = hands[leader]
+        cards = distinct(hand, rem)
+        if len(cards) > 1:
+            cards.sort(key=lambda c: lead_order(c, rem), reverse=True)
+            if first >= 0 and first in cards:
+                cards.remove(first)
+                cards.insert(0, first)
+        best = -INF if mine else INF
+        best_c = cards[0]
+        for c in cards:
+            hands[leader] = hand & ~(1 << c)
+            b = 1 << c
+            v = follow(
+                1, leader, c >> 3, 0, c, points[c], b, rem & ~b, left, sweep, rp, alpha, beta
+            )
+            if mine:
+                if v > best:
+                    best, best_c = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_c = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        hands[leader] = hand
+        if best <= a0:
+            hi = best
+        elif best >= b0:
+            lo = best
+        else:
+            lo = hi = best
+        tt[key] = (lo, hi, best_c)
+        return best
+
+    def lead_order(c: int, rem: int) -> int:
+        # masters first (no stronger card of the suit still out), by points; then low cards
+        if not rem & above[c]:
+            return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
+        return -points[c] - strength[c]
+
+    def follow(
+        k: int,
+        leader: int,
+        led: int,
+        bi: int,
+        bc: int,
+        tp: int,
+        table: int,
+        rem: int,
+        left: int,
+        sweep: int,
+        rp: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """The value still to come with ``k`` cards on the table (the mask ``table``):
+        ``bc`` wins the trick so far (at index ``bi``), which holds ``tp`` points."""
+        nonlocal nodes
+        nodes += 1
+        seat = (leader + k) % n
+        hand = hands[seat]
+        legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
+        mine = mx[seat]
+        base = bc * 32
+        if legal & (legal - 1) == 0:
+            cards = [legal.bit_length() - 1]
+        else:
+            cards = distinct(legal, rem | table)
+            if len(cards) > 1:
+                ours = mx[(leader + bi) % n] == mine
+                cards.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+        best = -INF if mine else INF
+        last = k == n - 1
+        if last and left > 1 and len(cards) > 1:
+            # enhanced transposition cutoff: a trick's end already known to refute
+            for c in cards:
+                w = (leader + (k if beats[base + c] else bi)) % n
+                rest = rem & ~(1 << c)
+                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                e = tt.get(rest | w << 32 | ns << 34)
+                if e is not None:
+                    p = (tp + points[c]) * scale
+                    if mine:
+                        v = e[0] + (p if mx[w] else -p)
+                        if v >= beta:
+                            return v
+                    else:
+                        v = e[1] + (p if mx[w] else -p)
+                        if v <= alpha:
+                            return v
+        for c in cards:
+            b = 1 << c
+            hands[seat] = hand & ~b
+            if beats[base + c]:
+                nbi, nbc = k, c
+            else:
+                nbi, nbc = bi, bc
+            if last:
+                if plain and left > 1:  # ``finish``, inlined
+                    w = (leader + nbi) % n
+                    ntp = tp + points[c]
+                    g = ntp * scale if mx[w] else -ntp * scale
+                    rest = rem & ~b
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                else:
+                    v = finish(
+                        leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha,
+                        beta,
+                    )  # fmt: skip
+            else:
+                v = follow(
+                    k + 1,
+                    leader,
+                    led,
+                    nbi,
+                    nbc,
+                    tp + points[c],
+                    table | b,
+                    rem & ~b,
+                    left,
+                    sweep,
+                    rp,
+                    alpha,
+                    beta,
+                )
+            if mine:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        hands[seat] = hand
+        return best
+
+    def follow_order(c: int, ours: bool, wins: int) -> int:
+        if ours:  # the trick is ours so far: give points, keep the winners
+            return points[c] * 2 - wins * 5
+        if wins:  # take it as cheaply as possible, points welcome
+            return 200 - strength[c] - (30 if (trump_mask >> c) & 1 else 0) + points[c]
+        return -points[c] * 4 - strength[c]
+
+    # order_keys[winning card][the trick is the mover's party's][card]: the order of a
+    # follower's cards, made once
+    order_keys = [
+        [[follow_order(c, ours, beats[bc * 32 + c]) for c in range(32)] for ours in (False, True)]
+        for bc in range(32)
+    ]
+
+    def finish(
+        leader: int,
+        bi: int,
+        tp: int,
+        table: int,
+        rem: int,
+        left: int,
+        sweep: int,
+        rp: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """The trick (the cards ``table``) is complete: score it, go on from its winner's
+        lead."""
+        w = (leader + bi) % n
+        ws = side_of[w]
+        nsweep = sweep if sweep == _BROKEN else next_sweep(sweep, ws, rem)
+        if left == 1:  # the last trick, reached in the middle of it
+            tp += 10
+            gain = tp * scale if mx[w] else -tp * scale
+            return gain + (bonus[nsweep] if nsweep != _BROKEN else 0)
+        gain = tp * scale if mx[w] else -tp * scale
+        if not reveal:
+            return gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
+        freed: list[tuple[int, int]] = []
+        for c in card_list(table):
+            f = reveal.get(c)
+            if f is not None:
+                o = owner[f]
+                hands[o] |= 1 << f
+                freed.append((o, f))
+        v = gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
+        for o, f in freed:
+            hands[o] &= ~(1 << f)
+        return v
+
+    def last_trick(leader: int, sweep: int) -> int:
+        """The last trick: every seat has one card left, so it is counted."""
+        bc = -1
+        wi = 0
+        tp = 10
+        for i in range(n):
+            c = hands[(leader + i) % n].bit_length() - 1
+            tp += points[c]
+            if i == 0 or beats[bc * 32 + c]:
+                bc, wi = c, i
+        w = (leader + wi) % n
+        gain = tp * scale if mx[w] else -tp * scale
+        ws = side_of[w]
+        if sweep == 0 or sweep == 1 + ws:
+            return gain + bonus[1 + ws]
+        return gain
+
+    # ----- the root: the seat to move, maybe in the middle of a trick
+    leader = d.leader
+    k = len(trick0)
+    seat = (leader + k) % n
+    left = d.tricks_left
+    if k:
+        bi, bc, tp = 0, trick0[0], points[trick0[0]]
+        for i in range(1, k):
+            c = trick0[i]
+            if beats[bc * 32 + c]:
+                bi, bc = i, c
+            tp += points[c]
+        pm = pe and (bi - k) % 4 == 2
+        legal = legal_mask_top(hands[seat], trick0[0] >> 3, bc, trump, pm, flags)
+    else:
+        bi = bc = tp = 0
+        legal = hands[seat]
+    if moves is None:
+        moves = card_list(legal)
+
+    def after(c: int, alpha: int, beta: int) -> int:
+        """The value still to come once the seat to move plays ``c``."""
+        b = 1 << c
+        hand = hands[seat]
+        hands[seat] = hand & ~b
+        try:
+            if k == 0:
+                return follow(
+                    1, leader, c >> 3, 0, c, points[c], b, rem0 & ~b, left, sweep0, rp0, alpha, beta
+                )
+            nbi, nbc = (k, c) if beats[bc * 32 + c] else (bi, bc)
+            ntp = tp + points[c]
+            table = on_table | b
+            if k == n - 1:
+                return finish(leader, nbi, ntp, table, rem0 & ~b, left, sweep0, rp0, alpha, beta)
+            led = trick0[0] >> 3
+            return follow(
+                k + 1, leader, led, nbi, nbc, ntp, table, rem0 & ~b, left, sweep0, rp0, alpha, beta
+            )
+        finally:
+            hands[seat] = hand
+
+    def exact(c: int, guess: int) -> int:
+        """Null-window searches, the first at ``guess``, then halving the interval the value
+        is known to lie in, until its bounds meet (the table keeps what each search proved)."""
+        lower = -(rp0 * scale + CAPOT_BONUS)
+        upper = rp0 * scale + CAPOT_BONUS
+        gamma = min(max(guess, lower + 1), upper)
+        while lower < upper:
+            g = after(c, gamma - 1, gamma)
+            if g >= gamma:
+                lower = g
+            else:
+                upper = g
+            gamma = (lower + upper + 1) // 2
+        return lower
+
+    values: dict[int, int] = {}
+    cls = _classes(legal, rem0 | on_table, covers, desc, points)
+    past = scale * (held[0] - held[1])
+    guess = 0
+    for c in sorted(moves, key=lambda c: cls.get(c, c)):
+        rep = cls.get(c, c)
+        if rep in values:
+            values[c] = values[rep]
+            continue
+        v = exact(c, guess)
+        guess = v
+        values[c] = values[rep] = past + v
+    values = {c: values[c] for c in moves}
+    total = held[0] + held[1] + rp0
+    own_min = held[0]  # points the maximising party keeps whatever happens
+    other_min = held[1]
+    scores = {c: _scores(v, total, own_min, other_min, scale) for c, v in values.items()}
+    if flip:  # the caller's party is the other one
+        values = {c: -v for c, v in values.items()}
+        scores = {c: (b, a) for c, (a, b) in scores.items()}
+    best = max(moves, key=lambda c: values[c])
+    return Solution(values, scores, best, nodes)
+
+
+def _classes(
+    legal: int,
+    out: int,
+    covers: int,
+    desc: tuple[tuple[int, ...], ...],
+    points: tuple[int, ...],
+) -> dict[int, int]:
+    """Each legal card -> the kept card it is equivalent to (see ``distinct``)."""
+    rep: dict[int, int] = {}
+    for s in range(4):
+        m = legal & SUIT_MASK[s]
+        cur = -1
+        for c in desc[s]:
+            b = 1 << c
+            if m & b:
+                if cur >= 0 and points[cur] == points[c] and not covers & b:
+                    rep[c] = cur
+                else:
+                    cur = -1 if covers & b else c
+                    rep[c] = c
+            elif out & b:
+                cur = -1
+    return rep
+
+
+def _scores(value: int, total: int, own_min: int, other_min: int, scale: int) -> tuple[int, int]:
+    """The card-play scores (maximising party, other party) that a difference ``value``
+    stands for, when ``total`` raw card points are in the deal and each party already has
+    ``own_min`` / ``other_min``: a capot shows as a difference beyond any without one."""
+    bonus = 0
+    if value > scale * (total - 2 * other_min):
+        bonus = CAPOT_BONUS
+    elif value < scale * (2 * own_min - total):
+        bonus = -CAPOT_BONUS
+    own = ((value - bonus) // scale + total) // 2
+    return (
+        own * scale + (CAPOT_BONUS if bonus > 0 else 0),
+        (total - own) * scale + (CAPOT_BONUS if bonus < 0 else 0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position of the card play with every card known, ready for :func:`solve`."""
+
+    deal: Deal
+    table: Table
+    extra: tuple[int, ...]  # card points per side outside the tricks (bela-3p discards)
+    scale: int
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        return (self.deal.leader + len(self.deal.trick)) % self.table.n
+
+
+def position_of(state: State) -> Position:
+    """The position of an engine state in the card play, every card known (the duel's
+    face-down cards with the cards that will free them)."""
+    rules = state.rules
+    contract = state.contract
+    if state.phase is not Phase.PLAY or contract is None or state.flags is None:
+        raise ValueError("not in the card play")
+    n = rules.players
+    points = rules.points(contract)
+    table = Table(
+        n,
+        contract.trump,
+        state.flags,
+        points,
+        rules.side_of,
+        rules.total_tricks,
+        contract.taker,
+        open_hands=bool(rules.covered_cards(state)),
+    )
+    reveal: dict[int, int] = {}
+    owner: dict[int, int] = {}
+    for cover, (seat, freed) in rules.covered_cards(state).items():
+        reveal[cover] = freed
+        owner[freed] = seat
+    played = 0
+    for t in state.tricks:
+        for _, c in t.plays:
+            played |= 1 << c
+    for _, c in state.trick:
+        played |= 1 << c
+    deal = Deal(
+        hands=list(state.hands),
+        trick=[c for _, c in state.trick],
+        leader=state.leader,
+        played=played,
+        won=list(state.points),
+        tricks=list(state.tricks_won),
+        tricks_left=rules.total_tricks - len(state.tricks),
+        voids=[0] * n,
+        reveal=reveal,
+        owner=owner,
+    )
+    extra = [0] * rules.sides
+    if state.discard:
+        extra[rules.side_of[contract.taker]] += sum(points[c] for c in card_list(state.discard))
+    return Position(deal, table, tuple(extra), card_scale(rules.variant, contract.trump))
+
+
+def solve_position(
+    pos: Position,
+    side: int | None = None,
+    moves: list[int] | None = None,
+    max_nodes: int = 0,
+    tt: dict[int, tuple[int, int, int]] | None = None,
+) -> Solution:
+    """:func:`solve` for the party of ``side`` (default: the seat to move's side)."""
+    if side is None:
+        side = pos.table.side_of[pos.seat]
+    return solve(pos.deal, pos.table, side, pos.extra, pos.scale, moves, max_nodes, tt)
