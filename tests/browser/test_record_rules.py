@@ -112,8 +112,8 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
     if choice == "exchange":
         controls.locator("button[data-action=exchange]").click()
         page.wait_for_function(
-            "(() => { const v = window.atoutTable.state.view;"
-            " return v.upcard === '7H' && v.hand.includes('AH'); })()"
+            "() => { const v = window.atoutTable.state.view;"
+            " return v.upcard === '7H' && v.hand.includes('AH'); }"
         )
         assert "7H" not in _view(page)["hand"]
         assert controls.locator("button[data-action=exchange]").count() == 0
@@ -125,7 +125,7 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
         if declare.count():
             declare.click()  # no declaration: straight to the card
         legal_cards(page).first.click()
-        page.wait_for_function("(() => window.atoutTable.state.view.hand.length === 9)()")
+        page.wait_for_function("() => window.atoutTable.state.view.hand.length === 9")
         assert controls.locator("button[data-action=exchange]").count() == 0
         view = _view(page)
         assert view["upcard"] == "AH" and view["exchanged"] is None
