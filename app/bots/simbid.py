@@ -368,8 +368,10 @@ def bid_review(k: Knowledge, rng: random.Random, worlds: int) -> list[tuple[dict
     scenarios = _scenarios(k, None)
 
     class _Endless:
+        """A budget without end: a review draws every world it is asked for."""
+
         def spend(self, units: int) -> None:
-            pass
+            return None
 
         def done(self) -> bool:
             return False

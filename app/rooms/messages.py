@@ -523,11 +523,11 @@ class SeatView(SpectatorView, _SeatFields):
 
 
 class BelaSeatView(BelaSpectatorView, _SeatFields):
-    pass
+    """A bela seat's view: the bela fields plus its hand and legal actions."""
 
 
 class DuelSeatView(DuelSpectatorView, _SeatFields):
-    pass
+    """A duel seat's view: the piles plus its hand and legal actions."""
 
 
 AnySpectatorView = Annotated[
