@@ -255,3 +255,17 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
+
+
+class RoomLease(Base):
+    """Which server process owns a room (holds it in memory and appends to its game), until
+    ``expires_at``; ``epoch`` grows at each takeover and fences the writes of an older owner."""
+
+    __tablename__ = "room_leases"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
