@@ -18,7 +18,7 @@ from app.dependencies import engine_of
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
 from app.settings import Settings, get_settings
-from app.web import pages, players, runtime
+from app.web import analysis, pages, players, runtime
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -89,5 +89,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install(app)  # HTML pages (/, /g/{id}, /rules/{variant}) and gzip
     runtime.install(app)  # identity cookie, /api, /ws
     players.install(app)  # profile, ranking, history, replays, transfer codes (app/players)
+    analysis.install(app)  # the analysis of finished deals (app/bots/analysis.py)
 
     return app

@@ -117,6 +117,26 @@ class Settings(BaseSettings):
         description="Forced play: the pause before the server plays a seat's only legal card "
         "for a player who turned it on.",
     )
+    analysis_worlds: int = Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Deal analysis: deals drawn consistent with a player's view, per decision "
+        "(each solved exactly; a bid's review draws as many).",
+    )
+    analysis_cpu_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="Deal analysis: the CPU seconds one deal's analysis may spend; decisions "
+        "early in a deal draw fewer deals when it runs short (docs/bots.md).",
+    )
+    analysis_jobs: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Deal analyses computed at once (each in the bots' worker pool, one "
+        "chunk after another); the others wait their turn.",
+    )
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )

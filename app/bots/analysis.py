@@ -26,7 +26,10 @@ record, the options and the seed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +49,7 @@ from .knowledge import read_view
 from .sampler import sample_world
 from .simbid import bid_review
 
+ANALYSIS_VERSION = 1  # grows when the analysis changes what it says (stored analyses expire)
 WORLDS = 100  # deals drawn per decision
 BID_WORLDS = 100
 COSTLY = 5.0  # a card costing at least this many points on average is "costly"
@@ -58,6 +62,8 @@ class Options:
     worlds: int = WORLDS
     bid_worlds: int = BID_WORLDS
     seed: int = 0
+    cpu_seconds: float | None = None  # a deal's CPU budget (None: every world drawn)
+    chunk_seconds: float | None = None  # the CPU one chunk may spend (None: a decision)
 
 
 def _names(values: dict[int, float]) -> dict[str, float]:
@@ -79,32 +85,31 @@ def card_decision(
 ) -> dict[str, Any]:
     """The analysis of ``seat`` playing ``played`` in ``state`` (see the module docstring);
     ``tt`` is the real deal's table, kept from one decision to the next."""
-    rules = state.rules
-    side = rules.side_of[seat]
-    pos = dds.position_of(state)
-    sol = dds.solve_position(pos, side, tt=tt)
+    side = state.rules.side_of[seat]
+    sol = dds.solve_position(dds.position_of(state), side, tt=tt)
     real = {c: float(own) for c, (own, _) in sol.scores.items()}
-    k = read_view(seat_view(state, seat))
     moves = sorted(real)
-    table = table_of(k)
-    assert k.contract is not None
-    scale = dds.card_scale(k.variant, k.contract.trump)
-    voids = public_voids(k)
+    draw = _WorldDraw(state, seat, moves)
     totals = dict.fromkeys(moves, 0.0)
-    cache: dict[Any, Any] = {}
     for _ in range(worlds):
-        w = sample_world(k, rng, bid_likelihood)
-        d = world_deal(k, w, voids)
-        _, extra = world_scorer(k, w, cache)
-        ws = dds.solve(d, table, side, extra, scale, moves)
-        for c in moves:
-            totals[c] += ws.scores[c][0]
+        draw.add(totals, rng)
     expected = {c: round(totals[c] / worlds, 2) for c in moves}
+    return _card_entry(seat, len(state.tricks) + 1, played, real, expected, worlds)
+
+
+def _card_entry(
+    seat: int,
+    trick: int,
+    played: int,
+    real: dict[int, float],
+    expected: dict[int, float],
+    worlds: int,
+) -> dict[str, Any]:
     best_exp = max(expected.values())
     return {
         "kind": "card",
         "seat": seat,
-        "trick": len(state.tricks) + 1,
+        "trick": trick,
         "played": format_card(played),
         "real": {
             "values": _names(real),
@@ -178,6 +183,259 @@ def _deals(record: Any) -> list[_Deal]:
     return deals
 
 
+# The last record replayed in this process, with each deal's real-deal solver table: the
+# chunks of one deal's analysis (below) run one after another in the same worker, and each
+# would otherwise replay the record and solve the real deal's positions from nothing.
+_REPLAYED: dict[str, tuple[list[_Deal], dict[int, dict[int, tuple[int, int, int]]]]] = {}
+
+
+def _replayed(record: Any) -> tuple[list[_Deal], dict[int, dict[int, tuple[int, int, int]]]]:
+    key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+    hit = _REPLAYED.get(key)
+    if hit is None:
+        hit = (_deals(record), {})
+        _REPLAYED.clear()
+        _REPLAYED[key] = hit
+    return hit
+
+
+def _world_rng(seed: int, deal: int, index: int, world: int) -> random.Random:
+    """World ``world`` of decision ``index``: its own generator, so that chunks of worlds
+    drawn apart add up to the same draws as one run."""
+    return random.Random(f"{seed}:{deal}:{index}:{world}")
+
+
+def analyse_chunk(
+    record: Any,
+    deal: int,
+    index: int,
+    first_world: int,
+    worlds: int,
+    cpu_seconds: float | None,
+    seed: int,
+) -> dict[str, Any]:
+    """One step of the analysis of action ``index`` of deal ``deal`` (the worker pool's
+    function: its arguments and result are plain data).
+
+    A card: the real deal's values when ``first_world`` is 0, and the sums over drawn worlds
+    ``first_world``, ``first_world + 1``, ... of each legal card's value: up to ``worlds``
+    of them, fewer once ``cpu_seconds`` of this thread's CPU time are spent (at least one).
+    A bid: the whole review, ``worlds`` drawn deals.  ``cpu`` says the CPU time it took."""
+    started = time.thread_time()
+    replayed, tables = _replayed(record)
+    state, seat, action = replayed[deal].states[index]
+    if state.phase is Phase.BIDDING:
+        rng = random.Random(f"{seed}:{deal}:{index}")
+        entry = bid_decision(state, seat, action, worlds, rng)
+        return {"kind": "bid", "entry": entry, "cpu": time.thread_time() - started}
+    side = state.rules.side_of[seat]
+    real: dict[int, float] | None = None
+    if first_world == 0:
+        tt = tables.setdefault(deal, {})
+        sol = dds.solve_position(dds.position_of(state), side, tt=tt)
+        real = {c: float(own) for c, (own, _) in sol.scores.items()}
+    moves = sorted(real) if real is not None else _legal_cards(state)
+    draw = _WorldDraw(state, seat, moves)
+    totals = dict.fromkeys(moves, 0.0)
+    drawn = 0
+    while drawn < worlds:
+        draw.add(totals, _world_rng(seed, deal, index, first_world + drawn))
+        drawn += 1
+        if cpu_seconds is not None and time.thread_time() - started >= cpu_seconds:
+            break
+    return {
+        "kind": "card",
+        "real": real,
+        "totals": totals,
+        "worlds": drawn,
+        "cpu": time.thread_time() - started,
+    }
+
+
+def _legal_cards(state: State) -> list[int]:
+    legal = legal_play_mask(state)
+    return [c for c in range(64) if legal >> c & 1]
+
+
+class _WorldDraw:
+    """Draws worlds consistent with ``seat``'s view of ``state`` and solves each exactly."""
+
+    def __init__(self, state: State, seat: int, moves: list[int]) -> None:
+        self.k = read_view(seat_view(state, seat))
+        assert self.k.contract is not None
+        self.side = state.rules.side_of[seat]
+        self.moves = moves
+        self.table = table_of(self.k)
+        self.scale = dds.card_scale(self.k.variant, self.k.contract.trump)
+        self.voids = public_voids(self.k)
+        self.cache: dict[Any, Any] = {}
+
+    def add(self, totals: dict[int, float], rng: random.Random) -> None:
+        k = self.k
+        w = sample_world(k, rng, bid_likelihood)
+        d = world_deal(k, w, self.voids)
+        _, extra = world_scorer(k, w, self.cache)
+        ws = dds.solve(d, self.table, self.side, extra, self.scale, self.moves)
+        for c in self.moves:
+            totals[c] += ws.scores[c][0]
+
+
+@dataclass(slots=True)
+class _Item:
+    """One decision of a deal's analysis while it runs."""
+
+    index: int
+    seat: int
+    kind: str  # card | bid
+    trick: int = 0
+    played: int = -1
+    real: dict[int, float] | None = None
+    totals: dict[int, float] | None = None
+    worlds: int = 0
+    budget: float | None = None  # CPU seconds it may spend (None: no limit)
+    cpu: float = 0.0
+    entry: dict[str, Any] | None = None
+    finished: bool = False
+
+
+class DealAnalysis:
+    """The analysis of one finished deal for some seats, as a series of chunks.
+
+    ``next_chunk()`` gives the arguments of the next :func:`analyse_chunk` call (None when
+    it is over), ``add(result)`` takes its result, ``report()`` gives the deal's analysis.
+    The chunks may run anywhere (this process, a worker pool); the caller drives them.
+
+    The bids come first, then the cards from the last to the first: the late ones are
+    cheap, and the CPU they leave of ``options.cpu_seconds`` goes to the early ones, where
+    one drawn deal costs seconds.  Each decision may spend the CPU left divided by the decisions left; a
+    card decision stops drawing when it has ``options.worlds`` worlds or its share is spent
+    (it always draws one).  A chunk spends at most ``options.chunk_seconds``, so that the
+    pool's other work (the computer players) never waits long behind an analysis.
+    """
+
+    def __init__(
+        self, record: Any, deal: int, seats: list[int], options: Options | None = None
+    ) -> None:
+        self.options = opts = options or Options()
+        if opts.worlds < 1 or opts.bid_worlds < 1:
+            raise ValueError("worlds must be at least 1")
+        self.record = record
+        replayed, _ = _replayed(record)
+        if not 0 <= deal < len(replayed):
+            raise RecordSchemaError(f"deal {deal} is not in the record (0..{len(replayed) - 1})")
+        self.deal = replayed[deal]
+        if self.deal.end is None:
+            raise RecordSchemaError(f"deal {deal} is not finished")
+        players = self.deal.end.rules.players
+        for s in seats:
+            if not 0 <= s < players:
+                raise RecordSchemaError(f"seat {s} is not a seat of this game (0..{players - 1})")
+        self.seats = sorted(set(seats))
+        self.items: list[_Item] = []
+        for index, (state, seat, action) in enumerate(self.deal.states):
+            if seat not in self.seats:
+                continue
+            if state.phase is Phase.PLAY and action.get("type") == "play":
+                if legal_play_mask(state).bit_count() > 1:
+                    self.items.append(
+                        _Item(index, seat, "card", len(state.tricks) + 1, _card_of(action))
+                    )
+            elif state.phase is Phase.BIDDING:
+                self.items.append(_Item(index, seat, "bid"))
+        # the bids first (a review's cost is fixed and small), then the cards from the last
+        self.todo = [x for x in self.items if x.kind == "bid"]
+        self.todo += reversed([x for x in self.items if x.kind == "card"])
+        self.cpu_left = opts.cpu_seconds
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+    @property
+    def done(self) -> int:
+        return sum(1 for x in self.items if x.finished)
+
+    def _current(self) -> _Item | None:
+        while self.todo and self.todo[0].finished:
+            self.todo.pop(0)
+        if not self.todo:
+            return None
+        item = self.todo[0]
+        if item.budget is None and self.cpu_left is not None and item.cpu == 0.0:
+            item.budget = max(0.0, self.cpu_left) / len(self.todo)
+        return item
+
+    def next_chunk(self) -> tuple[Any, ...] | None:
+        """The arguments of the next :func:`analyse_chunk` call, None when all is done."""
+        item = self._current()
+        if item is None:
+            return None
+        opts = self.options
+        if item.kind == "bid":
+            return (self.record, self.deal.index, item.index, 0, opts.bid_worlds, None, opts.seed)
+        caps = [c for c in (opts.chunk_seconds, _left(item)) if c is not None]
+        cpu = min(caps) if caps else None
+        worlds = opts.worlds - item.worlds
+        return (self.record, self.deal.index, item.index, item.worlds, worlds, cpu, opts.seed)
+
+    def add(self, result: dict[str, Any]) -> None:
+        """The result of the chunk :meth:`next_chunk` gave last."""
+        item = self._current()
+        assert item is not None
+        item.cpu += result["cpu"]
+        if self.cpu_left is not None:
+            self.cpu_left -= result["cpu"]
+        if item.kind == "bid":
+            item.entry = result["entry"]
+            item.finished = True
+            return
+        if result["real"] is not None:
+            item.real = result["real"]
+            item.totals = dict.fromkeys(result["real"], 0.0)
+        assert item.totals is not None
+        for c, v in result["totals"].items():
+            item.totals[c] += v
+        item.worlds += result["worlds"]
+        left = _left(item)
+        if item.worlds >= self.options.worlds or (left is not None and left <= 0):
+            item.entry = self._card_entry(item)
+            item.finished = True
+
+    def _card_entry(self, item: _Item) -> dict[str, Any]:
+        assert item.real is not None and item.totals is not None
+        expected = {c: round(v / item.worlds, 2) for c, v in item.totals.items()}
+        return _card_entry(item.seat, item.trick, item.played, item.real, expected, item.worlds)
+
+    def run(self, progress: Callable[[], None] | None = None) -> dict[str, Any]:
+        """Every chunk in this process, then the report; ``progress()`` after each decision."""
+        while (chunk := self.next_chunk()) is not None:
+            before = self.done
+            self.add(analyse_chunk(*chunk))
+            if progress is not None and self.done > before:
+                progress()
+        return self.report()
+
+    def report(self) -> dict[str, Any]:
+        """The deal's analysis (see :func:`analyse_record`'s ``deals``)."""
+        decisions = []
+        for item in self.items:
+            if item.entry is None:
+                continue
+            entry = dict(item.entry)
+            entry["index"] = item.index  # the action's index in the deal
+            by = self.record["deals"][self.deal.index]["actions"][item.index].get("by")
+            if by is not None:  # played for the seat by its stand-in or the server
+                entry["by"] = by
+            decisions.append(entry)
+        report = _deal_report(self.deal, decisions, self.seats)
+        report["cpu_seconds"] = round(sum(x.cpu for x in self.items), 2)
+        return report
+
+
+def _left(item: _Item) -> float | None:
+    return None if item.budget is None else item.budget - item.cpu
+
+
 def analyse_record(
     record: Any,
     deals: list[int] | None = None,
@@ -194,52 +452,27 @@ def analyse_record(
     opts = options or Options()
     if opts.worlds < 1 or opts.bid_worlds < 1:
         raise ValueError("worlds must be at least 1")
-    replayed = _deals(record)
+    replayed, _ = _replayed(record)
     players = replayed[0].states[0][0].rules.players if replayed[0].states else record["players"]
     for s in seats or []:
         if not 0 <= s < players:
             raise RecordSchemaError(f"seat {s} is not a seat of this game (0..{players - 1})")
-    finished = [d for d in replayed if d.end is not None]
     if deals is None:
-        chosen = finished
+        chosen = [d.index for d in replayed if d.end is not None]
     else:
-        chosen = []
-        for i in deals:
-            if not 0 <= i < len(replayed):
-                raise RecordSchemaError(f"deal {i} is not in the record (0..{len(replayed) - 1})")
-            if replayed[i].end is None:
-                raise RecordSchemaError(f"deal {i} is not finished")
-            chosen.append(replayed[i])
-    want = set(seats) if seats is not None else set(range(players))
-    todo = sum(1 for d in chosen for st, seat, _ in d.states if seat in want)
-    done = 0
-    out = []
-    for d in chosen:
-        rng = random.Random(f"{opts.seed}:{d.index}")
-        tt: dict[int, tuple[int, int, int]] = {}
-        decisions = []
-        for index, (state, seat, action) in enumerate(d.states):
-            if seat not in want:
-                continue
-            done += 1
-            entry: dict[str, Any] | None = None
-            if state.phase is Phase.PLAY and action.get("type") == "play":
-                legal = legal_play_mask(state)
-                card = _card_of(action)
-                if legal.bit_count() > 1:
-                    entry = card_decision(state, seat, card, tt, opts.worlds, rng)
-            elif state.phase is Phase.BIDDING:
-                entry = bid_decision(state, seat, action, opts.bid_worlds, rng)
-            if entry is not None:
-                entry["index"] = index  # the action's index in the deal
-                by = record["deals"][d.index]["actions"][index].get("by")
-                if by is not None:  # played for the seat by its stand-in or the server
-                    entry["by"] = by
-                decisions.append(entry)
-            if progress is not None:
-                progress(done, todo)
-        assert d.end is not None
-        out.append(_deal_report(d, decisions, sorted(want)))
+        chosen = list(deals)
+    want = sorted(set(seats)) if seats is not None else list(range(players))
+    jobs = [DealAnalysis(record, i, want, opts) for i in chosen]
+    todo = sum(job.total for job in jobs)
+    count = 0
+
+    def step() -> None:
+        nonlocal count
+        count += 1
+        if progress is not None:
+            progress(count, todo)
+
+    out = [job.run(step) for job in jobs]
     rules = replayed[0].states[0][0].rules if replayed[0].states else None
     return {
         "variant": record["variant"],
@@ -355,8 +588,11 @@ def _action_text(action: dict[str, Any]) -> str:
 
 
 __all__ = [
+    "ANALYSIS_VERSION",
     "COSTLY",
+    "DealAnalysis",
     "Options",
+    "analyse_chunk",
     "analyse_record",
     "bid_decision",
     "card_decision",

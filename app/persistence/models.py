@@ -269,3 +269,20 @@ class RoomLease(Base):
     owner: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(Integer)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StoredAnalysis(Base):
+    """The analysis of one finished deal (app/bots/analysis.py), computed once: ``version`` is
+    the analysis code's (``ANALYSIS_VERSION``); a row of another version is computed again."""
+
+    __tablename__ = "analysis"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )

@@ -3,7 +3,7 @@
 ``install(app)``: the identity cookie middleware, the JSON API and the WebSocket endpoint.
 ``start(app)`` (lifespan start, after the database is open): the group-commit writer, the bots'
 executor (worker processes by default), the RoomManager (whose live counts ``/metrics`` reads),
-the event loop's stall watchdog and the garbage collection schedule (app/metrics.py). Rooms are restored lazily: the first
+the deal analyses (app/web/analysis.py), the event loop's stall watchdog and the garbage collection schedule (app/metrics.py). Rooms are restored lazily: the first
 request or connection naming a game replays its record from the database.
 ``stop(app)`` (lifespan end, before the database closes): every room finishes its command in
 progress, then the writer flushes what is queued, then the executor stops.
@@ -28,6 +28,7 @@ from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
 from app.web import api, ops, ws
+from app.web.analysis import Analyses
 from app.web.identity import Identities, IdentityMiddleware
 
 log = logging.getLogger("atout.web")
@@ -80,6 +81,8 @@ async def start(app: FastAPI) -> None:
     app.state.bot_executor = executor
     app.state.rooms = rooms
     app.state.identities = Identities(app.state.sessionmaker, writer)
+    # deal analyses (app/web/analysis.py) share the bots' pool, a short chunk at a time
+    app.state.analyses = Analyses(settings, executor, app.state.sessionmaker, writer)
     metrics.LIVE.manager = rooms
     app.state.watchdog = asyncio.create_task(metrics.watch_loop(), name="atout-watchdog")
     if settings.gc_schedule:
@@ -100,6 +103,9 @@ async def stop(app: FastAPI) -> None:
     if schedule is not None:
         schedule[0].set()
         await schedule[1]
+    analyses: Analyses | None = getattr(app.state, "analyses", None)
+    if analyses is not None:
+        await analyses.close()
     rooms: RoomManager | None = getattr(app.state, "rooms", None)
     if rooms is not None:
         await rooms.stop()
