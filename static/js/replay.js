@@ -4,6 +4,7 @@
 import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
 import { api, escapeHTML } from "./common.js";
 import { t } from "./i18n.js";
+import { replayAnalysis } from "./replay-analysis.js";
 import * as words from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +12,15 @@ const app = $("replay-app");
 const config = JSON.parse($("replay-config").textContent || "{}");
 
 const V = { data: null, deal: 0, step: 0 };
+
+// what each decision of a finished deal cost (a game of this server only, not an import)
+const analysis = replayAnalysis({
+  gameId: config.game_id || null,
+  seatName: (seat) => seatName(seat),
+  variant: () => V.data.variant,
+  current: () => ({ deal: V.deal, step: V.step, finished: Boolean(V.data && V.data.game && deal().finished) }),
+  go: (dealIndex, step) => go(dealIndex, step),
+});
 
 // ----------------------------------------------------------------------------- names
 
@@ -237,6 +247,7 @@ function render() {
   for (const b of viewer.querySelectorAll("[data-action=back], [data-action=prev-deal]")) b.disabled = first;
   for (const b of viewer.querySelectorAll("[data-action=forward], [data-action=next-trick], [data-action=next-deal]")) b.disabled = last;
   if (V.deal === V.data.deals.length - 1) viewer.querySelector("[data-action=next-deal]").disabled = true;
+  analysis.render();
 }
 
 // ----------------------------------------------------------------------------- moving
@@ -318,7 +329,11 @@ function show(data) {
   $("replay-empty").hidden = true;
   $("viewer").hidden = false;
   app.dataset.state = "ready";
-  go(0, 0);
+  // /replay/{id}?deal=N#analysis (the table's deal summary links here): that deal, analysed
+  const asked = Number.parseInt(new URLSearchParams(window.location.search).get("deal") || "", 10);
+  const start = Number.isInteger(asked) && asked >= 0 && asked < data.deals.length ? asked : 0;
+  if (data.game && window.location.hash === "#analysis" && data.deals[start].finished) analysis.ask(start);
+  go(start, 0);
 }
 
 async function loadGame(gameId) {

@@ -39,6 +39,12 @@ function dealHeadline(result) {
   return parts.join(" ");
 }
 
+/** What each card cost: the replay's analysis of deal `number`, in a new tab (the table goes on). */
+function analysisLink(number) {
+  const href = `/replay/${encodeURIComponent(app.dataset.gameId)}?deal=${number}#analysis`;
+  return `<p class="small analysis-link"><a class="deal-analysis" target="_blank" rel="noopener" href="${escapeHTML(href)}">${escapeHTML(t("analysis.link"))}</a></p>`;
+}
+
 export function showDealSummary(result) {
   const v = view();
   if (!result || result.thrown_in) return;
@@ -57,6 +63,7 @@ export function showDealSummary(result) {
     const w = result.winner_side;
     html += `<p class="winner-line">${escapeHTML(about("result.game_won_by", sideWho(w)))}</p>`;
   }
+  html += analysisLink(result.number);
   $("deal-summary").innerHTML = html;
   if (v.variant === "duel") showAwards($("deal-summary"), result.number); // each duel deal is a game
   const actions = $("deal-actions");
@@ -110,7 +117,7 @@ function showMatchOver() {
   $("dlg-match-title").textContent = winner === null || winner === undefined ? t("match.over") : about("match.winner", sideWho(winner));
   const last = v.results[v.results.length - 1];
   let html = "";
-  if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}`;
+  if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}${analysisLink(last.number)}`;
   html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
   html += reserveDiscardedLine(v);
   $("match-summary").innerHTML = html;
