@@ -25,7 +25,8 @@ from app.persistence.writer import CommitQueue
 from app.rooms import RoomManager
 from app.settings import Settings
 
-if TYPE_CHECKING:  # app.web.identity reads its Identities through this module
+if TYPE_CHECKING:  # app.web.identity and app.web.analysis read their parts through this module
+    from app.web.analysis import Analyses
     from app.web.identity import Identities
 
 
@@ -56,6 +57,11 @@ def identities_of(connection: HTTPConnection) -> Identities:
     return cast("Identities", connection.app.state.identities)
 
 
+def analyses_of(connection: HTTPConnection) -> Analyses:
+    """The deal analyses being computed (``app.web.analysis``)."""
+    return cast("Analyses", connection.app.state.analyses)
+
+
 def templates_of(connection: HTTPConnection) -> Jinja2Templates:
     return cast(Jinja2Templates, connection.app.state.templates)
 
@@ -71,3 +77,4 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 WriterDep = Annotated[CommitQueue, Depends(writer_of)]
 RoomsDep = Annotated[RoomManager, Depends(rooms_of)]
 IdentitiesDep = Annotated["Identities", Depends(identities_of)]
+AnalysesDep = Annotated["Analyses", Depends(analyses_of)]

@@ -23,12 +23,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.bots.analysis import ANALYSIS_VERSION, COSTLY, DealAnalysis, Options, analyse_chunk
-from app.dependencies import RoomsDep
+from app.dependencies import AnalysesDep, RoomsDep
 from app.engine.record import in_deal
 from app.persistence.analysis import load_analysis, save_analysis
 from app.persistence.writer import CommitQueue
@@ -169,17 +169,12 @@ class Analyses:
                 await task
 
 
-def analyses_of(request: Request) -> Analyses:
-    analyses: Analyses = request.app.state.analyses
-    return analyses
-
-
 @api.get("/games/{game_id}/analysis", response_model=None)
 async def deal_analysis(
-    request: Request,
     game_id: str,
     identity: ViewerDep,
     rooms: RoomsDep,
+    analyses: AnalysesDep,
     deal: int = Query(ge=0, le=MAX_DEAL, description="the deal's number, from 0"),
 ) -> dict[str, Any] | JSONResponse:
     """The analysis of finished deal ``deal`` (200), or its progress while it is computed
@@ -198,7 +193,6 @@ async def deal_analysis(
             raise ApiError(409, "deal_in_progress", f"deal {deal} has not ended yet")
         raise ApiError(404, "no_such_deal", f"this game has no finished deal {deal}")
     yours = list(room.seats_of(identity.id)) if identity.id else []
-    analyses = analyses_of(request)
     job = analyses.job(game_id, deal)
     if job is None:
         data = await analyses.stored(game_id, deal)
