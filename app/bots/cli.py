@@ -53,6 +53,12 @@ def register(subparsers: Any) -> None:
     a.add_argument("--worlds", type=int, default=100, help="drawn deals per card decision")
     a.add_argument("--bid-worlds", type=int, default=100, help="drawn deals per bid")
     a.add_argument("--seed", type=int, default=0)
+    a.add_argument(
+        "--cpu-seconds",
+        type=float,
+        default=None,
+        help="CPU budget per deal: early decisions draw fewer deals when it runs short",
+    )
     a.add_argument("--json", action="store_true", help="print the analysis as JSON")
     a.add_argument("--progress", action="store_true", help="report progress on stderr")
     a.set_defaults(func=cmd_analyse)
@@ -69,6 +75,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     if args.worlds < 1 or args.bid_worlds < 1:
         return fail(2, "--worlds and --bid-worlds must be at least 1")
+    if args.cpu_seconds is not None and not args.cpu_seconds > 0:
+        return fail(2, "--cpu-seconds must be above 0")
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -88,7 +96,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         if args.progress:
             print(f"  {done}/{total} decisions", file=sys.stderr, flush=True)
 
-    options = Options(worlds=args.worlds, bid_worlds=args.bid_worlds, seed=args.seed)
+    options = Options(
+        worlds=args.worlds,
+        bid_worlds=args.bid_worlds,
+        seed=args.seed,
+        cpu_seconds=args.cpu_seconds,
+    )
     try:
         report = analyse_record(data, args.deal, args.seat, options, progress)
     except RecordSchemaError as exc:

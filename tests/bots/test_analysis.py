@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,14 @@ import pytest
 
 from app import cli
 from app.bots import dds
-from app.bots.analysis import COSTLY, Options, analyse_record, card_decision
+from app.bots.analysis import (
+    COSTLY,
+    DealAnalysis,
+    Options,
+    analyse_chunk,
+    analyse_record,
+    card_decision,
+)
 from app.engine import Phase
 from app.engine.cards import parse_card
 from app.engine.cli import random_record
@@ -135,6 +143,7 @@ def test_analyse_exit_codes_on_bad_input(
     cases.append((good, ["--deal", "5"], 2, "deal 5 is not in the record"))
     cases.append((good, ["--seat", "7"], 2, "seat 7 is not a seat"))
     cases.append((good, ["--worlds", "0"], 2, "--worlds"))
+    cases.append((good, ["--cpu-seconds", "0"], 2, "--cpu-seconds"))
     unfinished = copy.deepcopy(good)
     unfinished["deals"][0]["actions"] = unfinished["deals"][0]["actions"][:-3]
     cases.append((unfinished, ["--deal", "0"], 2, "deal 0 is not finished"))
@@ -148,3 +157,37 @@ def test_analyse_exit_codes_on_bad_input(
         assert "Traceback" not in err and out == ""
     code, out, err = run(["analyse", str(tmp_path / "missing.json")], capsys)
     assert code == 2 and "cannot read" in err
+
+
+def _without_cpu(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k != "cpu_seconds"}
+
+
+def test_a_deal_in_chunks_adds_up_to_one_run() -> None:
+    """The server's way (one world per chunk here) gives the same analysis as one run: each
+    drawn world has its own seed, whatever chunk draws it."""
+    record = bela2_record()
+    options = Options(worlds=3, bid_worlds=4, seed=2)
+    whole = DealAnalysis(record, 0, [0, 1], options).run()
+    job = DealAnalysis(record, 0, [0, 1], replace(options, chunk_seconds=0.0))
+    chunks, done = 0, []
+    while (chunk := job.next_chunk()) is not None:
+        job.add(analyse_chunk(*chunk))
+        chunks += 1
+        done.append(job.done)
+    cards = [x for x in whole["decisions"] if x["kind"] == "card"]
+    assert cards and chunks >= len(whole["decisions"]) + 2 * len(cards)  # 3 chunks a card
+    assert done == sorted(done) and done[-1] == job.total == len(job.items)
+    assert _without_cpu(job.report()) == _without_cpu(whole)
+
+
+def test_a_cpu_budget_draws_fewer_worlds_and_one_at_least() -> None:
+    record = bela2_record()
+    report = DealAnalysis(record, 0, [1], Options(worlds=50, bid_worlds=2, cpu_seconds=1e-6)).run()
+    cards = [x for x in report["decisions"] if x["kind"] == "card"]
+    assert cards
+    assert all(x["expected"]["worlds"] == 1 for x in cards)
+    assert report["cpu_seconds"] > 0
+    assert [x["index"] for x in report["decisions"]] == sorted(
+        x["index"] for x in report["decisions"]
+    )
