@@ -1,5 +1,5 @@
 """The analysis of a game's finished deals over HTTP: ``GET /api/games/{id}/analysis?deal=N``
-(docs/protocol.md "Deal analysis", docs/bots.md "The analysis of a deal").
+(docs/protocol.md "Players", docs/bots.md "Analysis of finished deals").
 
 Who may read it is who may read the game's record (``Room.record``: its players, and anyone
 with the link when the table accepts spectators), and only for a deal that has ended

@@ -1,5 +1,5 @@
 // The replay's analysis of a finished deal (GET /api/games/{id}/analysis?deal=N, docs/protocol.md
-// "Deal analysis"): asked for with a button (or at once when the page's address ends in
+// "Players"): asked for with a button (or at once when the page's address ends in
 // #analysis), polled while the server computes it, then each decision of the analysed seats
 // marked with what it cost, and a summary per seat. Every text goes in with textContent.
 import { denomText, rankLabel, suitOf } from "./cards.js";
