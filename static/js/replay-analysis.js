@@ -71,25 +71,20 @@ export function replayAnalysis(hooks) {
     if (hooks.current().deal === deal) render();
   }
 
-  function decisionText(body, x) {
+  /** "... cost {points}; {best} was best", or "were best" when several tie. */
+  const costText = (key, cost, best, name) =>
+    t(best.length > 1 ? `${key}_tie` : key, { points: pointsText(cost), best: best.map(name).join(", ") });
+
+  /** What decision `x` cost: [the sentence on the mean, the details]. */
+  function decisionText(x) {
     if (x.kind === "card") {
       const e = x.expected;
-      const parts = [];
-      if (e.cost >= NOTHING) {
-        parts.push(t("analysis.card.cost", { points: pointsText(e.cost), best: e.best.map(shortCard).join(", ") }));
-      } else {
-        parts.push(t("analysis.card.best"));
-      }
-      parts.push(tn("analysis.worlds", e.worlds));
-      if (x.real.cost >= NOTHING) {
-        parts.push(t("analysis.card.real_cost", { points: pointsText(x.real.cost), best: x.real.best.map(shortCard).join(", ") }));
-      } else {
-        parts.push(t("analysis.card.real_best"));
-      }
-      return parts.join(" ");
+      const main = e.cost >= NOTHING ? costText("analysis.card.cost", e.cost, e.best, shortCard) : t("analysis.card.best");
+      const real = x.real.cost >= NOTHING ? costText("analysis.card.real_cost", x.real.cost, x.real.best, shortCard) : t("analysis.card.real_best");
+      return [main, `${tn("analysis.worlds", e.worlds)} ${real}`];
     }
-    if (x.cost >= NOTHING) return `${t("analysis.bid.cost", { points: pointsText(x.cost), best: x.best.map(bidPlain).join(", ") })} ${tn("analysis.worlds", x.worlds)}`;
-    return `${t("analysis.bid.best")} ${tn("analysis.worlds", x.worlds)}`;
+    const main = x.cost >= NOTHING ? costText("analysis.bid.cost", x.cost, x.best, bidPlain) : t("analysis.bid.best");
+    return [main, tn("analysis.worlds", x.worlds)];
   }
 
   function summary(body) {
@@ -133,7 +128,8 @@ export function replayAnalysis(hooks) {
       const go = el("button", "link-btn");
       go.type = "button";
       const what = x.kind === "card" ? `${t("analysis.trick_n", { n: x.trick })} · ${shortCard(x.played)}` : `${t("analysis.bidding")} · ${bidPlain(x.action)}`;
-      go.textContent = `${hooks.seatName(x.seat)} · ${what}`;
+      const w = who(body, x.seat);
+      go.textContent = `${w.person === "you" ? t("seat.you") : w.name} · ${what}`;
       go.addEventListener("click", () => hooks.go(deal, x.index + 1));
       li.append(go, el("span", "analysis-cost", cost >= NOTHING ? t("analysis.item_cost", { points: pointsText(cost) }) : t("analysis.item_ok")));
       ol.append(li);
@@ -179,7 +175,8 @@ export function replayAnalysis(hooks) {
       const x = data.deal.decisions.find((d) => d.index === step - 1);
       if (x) {
         const cost = x.kind === "card" ? x.expected.cost : x.cost;
-        note.textContent = decisionText(data, x);
+        const [main, more] = decisionText(x);
+        note.append(el("strong", "analysis-main", main), " ", el("span", "analysis-more small", more));
         note.dataset.cost = cost;
         note.classList.toggle("costly", cost >= data.costly);
         note.hidden = false;
