@@ -73,7 +73,7 @@ WORDS_JS = """async ([notes, persons]) => {
   const out = [];
   notes.forEach((note, i) => out.push(['rounding ' + i, w.roundingText(note, sideName)]));
   out.push(['old text note', w.roundingText('round10: 226 -> 230, 36 -> 40', sideName)]);
-  const params = { card: '7♥', points: w.points(12), contract: '♥', what: 'Tierce', word: 'Belote' };
+  const params = { card: '7♥', points: w.points(12), contract: '♥', what: 'Tierce', word: 'Belote', cards: '3 ×', value: '+24' };
   for (const [base, list] of Object.entries(persons))
     for (const person of list) out.push([base + '.' + person, w.about(base, { person, name: 'Ana' }, params)]);
   for (let n = 0; n <= 120; n++) out.push(['points ' + n, w.points(n)]);
