@@ -168,6 +168,12 @@ class BelaRules(Rules):
         ]
 
     # ----- the view --------------------------------------------------------------------
+    def replay_fields(self, state: State) -> dict[str, Any]:
+        fields: dict[str, Any] = {"talons": [format_mask(t) for t in state.talons]}
+        if state.discard:
+            fields["discard"] = format_mask(state.discard)
+        return fields
+
     def view_fields(self, state: State) -> dict[str, Any]:
         return {
             "talon_counts": [t.bit_count() for t in state.talons],
