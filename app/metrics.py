@@ -13,6 +13,7 @@ What the registry holds (every name starts with ``atout_``):
   group-commit writer, statements to commit, and how many writes it carried;
 * ``atout_bot_think_seconds{level}``: a computer player's thinking, executor included;
 * ``atout_gc_pause_seconds``: the garbage collector's pauses, from ``gc.callbacks``;
+  ``atout_gc_tracked_objects``: the objects it tracks (``gc_tracked``);
 * ``atout_loop_stall_seconds``: how late the stall watchdog woke up (``watch_loop``): the
   event loop was blocked that long, whatever blocked it;
 * ``atout_errors_total{code,transport}``: error replies by code, over WebSocket or HTTP;
@@ -196,6 +197,11 @@ class LiveCollector(Collector):
         yield CounterMetricFamily(
             "atout_rooms_evicted", "Idle rooms that left memory.", manager.evictions
         )
+        yield GaugeMetricFamily(
+            "atout_gc_tracked_objects",
+            "Objects the garbage collector tracks: frozen, plus those in its generations.",
+            gc_tracked(),
+        )
         w = manager.writer.stats
         yield CounterMetricFamily(
             "atout_commit_transactions", "Group-commit transactions.", w.transactions
@@ -265,7 +271,15 @@ def stats_view() -> dict[str, Any]:
         "gc": timing("atout_gc_pause"),
         "stall": stall,
         "longest_stall_ms": stall["max_ms"],
+        "gc_tracked": count("atout_gc_tracked_objects"),
     }
+
+
+def gc_tracked() -> int:
+    """The objects the collector tracks, cheaply: the frozen ones (``gc.get_freeze_count``)
+    and those of the three generations, which the schedule of ``collect_garbage`` keeps small
+    (what the last quarter second made). ``len(gc.get_objects())`` would walk them all."""
+    return gc.get_freeze_count() + sum(len(gc.get_objects(g)) for g in range(3))
 
 
 _gc_started = [0.0]

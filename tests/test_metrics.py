@@ -121,3 +121,22 @@ def test_a_full_collection_waits_for_the_memory_to_grow(monkeypatch):
 
     flat, grown = asyncio.run(run())
     assert flat == 0 and grown == 1
+
+
+def test_gc_tracked_counts_frozen_objects_and_the_generations():
+    enabled = gc.isenabled()
+    gc.disable()  # no collection in between: the counts are exact
+    try:
+        before = metrics.gc_tracked()
+        alive = [[i] for i in range(5000)]  # 5,001 tracked containers
+        made = metrics.gc_tracked()
+        assert made - before >= 5000
+        gc.freeze()
+        assert abs(metrics.gc_tracked() - made) <= 5 and gc.get_freeze_count() >= 5000
+        gc.unfreeze()
+        del alive
+        assert metrics.gc_tracked() <= made - 4995
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
