@@ -143,9 +143,7 @@ class DuelRules(Rules):
 
     def replay_fields(self, state: State) -> dict[str, Any]:
         return {
-            "down": [
-                [format_card(c) for c in pile if c >= 0] for pile in (state.piles or ((), ()))
-            ]
+            "down": [[format_card(c) for c in pile if c >= 0] for pile in (state.piles or ((), ()))]
         }
 
     def next_deal_needs_consent(self, state: State) -> bool:
