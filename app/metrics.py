@@ -13,6 +13,7 @@ What the registry holds (every name starts with ``atout_``):
   group-commit writer, statements to commit, and how many writes it carried;
 * ``atout_bot_think_seconds{level}``: a computer player's thinking, executor included;
 * ``atout_gc_pause_seconds``: the garbage collector's pauses, from ``gc.callbacks``;
+  ``atout_gc_tracked_objects``: the objects it tracks (``gc_tracked``);
 * ``atout_loop_stall_seconds``: how late the stall watchdog woke up (``watch_loop``): the
   event loop was blocked that long, whatever blocked it;
 * ``atout_errors_total{code,transport}``: error replies by code, over WebSocket or HTTP;
@@ -26,14 +27,18 @@ window's distribution (``quantile_ms``).
 ``collect_garbage()`` (run by ``atout serve``) schedules the collector itself. With thousands of
 sockets, every young collection had to walk the objects of every pending ``await`` (each socket's
 read and write chain: about 80,000 objects at 10,000 sockets), so each one paused the server
-40-60 ms, several times a second, and a full collection paused it for most of a second. Garbage
-in steady play is acyclic (refcounting frees it; young collections found nothing to collect), so
-four times a second everything alive is frozen instead (``gc.freeze()``: never walked again,
-still freed by refcounting when unused), young collections then only see what the last quarter
-second made, and every ``FULL_COLLECTION_SECONDS`` (``ATOUT_GC_FULL_SECONDS``), if the process's
-memory grew by a quarter since the last full collection, the frozen objects are unfrozen and
-collected once, to reclaim the rare cycles. A full collection is what the schedule avoids: at
-10,000 sockets it paused the server for about 1.5 s.
+40-60 ms, several times a second, and a full collection paused it for most of a second. So four
+times a second (``FREEZE_SECONDS``) the schedule collects what is not frozen, which is only what
+the last quarter second made (about a millisecond: the cycles that became garbage young, such as
+an exception's frames, are reclaimed there), then freezes everything alive (``gc.freeze()``:
+never walked again, still freed by refcounting when unused). A cycle among frozen objects (made
+of objects that lived longer than a quarter second) is never reclaimed; the code keeps the
+long-lived ones acyclic instead (a room's parts refer to it weakly, rooms/model.py ``owner``, and
+tests/rooms/test_eviction_memory.py checks that an evicted room is freed by refcounting alone).
+A host may still ask for a full collection every ``ATOUT_GC_FULL_SECONDS``
+(``FULL_COLLECTION_SECONDS``; 0, the default: never), run only if the process's memory grew by
+a quarter since the last one: it unfreezes everything and stops every table meanwhile (about
+135 ms per million simple objects here; 1.5 s at 10,000 sockets).
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 BOT_BUCKETS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 12)
 FREEZE_SECONDS = 0.25  # a busy second at 2,500 tables makes 8,000-19,000 net new objects
 YOUNG_THRESHOLD = 20_000  # net new objects before a young collection
-FULL_COLLECTION_SECONDS = 900.0
+FULL_COLLECTION_SECONDS = 0.0  # 0: never unfreeze and collect everything
 FULL_COLLECTION_GROWTH = 1.25  # ... and only if the memory grew by a quarter since the last one
 WATCHDOG_SECONDS = 0.02  # the stall watchdog's sleep: a block of B is reported as >= B - this
 
@@ -158,6 +163,11 @@ BOT_THINK = Histogram(
     buckets=BOT_BUCKETS,
     registry=REGISTRY,
 )
+FULL_COLLECTIONS = Counter(
+    "atout_gc_full_collections",
+    "Full collections of the schedule (everything unfrozen: every table paused meanwhile).",
+    registry=REGISTRY,
+)
 ERRORS = Counter(
     "atout_errors",
     "Error replies by code, over WebSocket (ws) or HTTP (http).",
@@ -195,6 +205,11 @@ class LiveCollector(Collector):
         )
         yield CounterMetricFamily(
             "atout_rooms_evicted", "Idle rooms that left memory.", manager.evictions
+        )
+        yield GaugeMetricFamily(
+            "atout_gc_tracked_objects",
+            "Objects the garbage collector tracks: frozen, plus those in its generations.",
+            gc_tracked(),
         )
         w = manager.writer.stats
         yield CounterMetricFamily(
@@ -265,7 +280,26 @@ def stats_view() -> dict[str, Any]:
         "gc": timing("atout_gc_pause"),
         "stall": stall,
         "longest_stall_ms": stall["max_ms"],
+        "gc_tracked": count("atout_gc_tracked_objects"),
     }
+
+
+GC_TRACKED_SECONDS = 10.0  # gc_tracked() is counted again at most this often
+_gc_tracked: list[float] = [-GC_TRACKED_SECONDS, 0.0]  # when, and how many
+
+
+def gc_tracked(max_age: float | None = None) -> int:
+    """The objects the collector tracks: the frozen ones (``gc.get_freeze_count``) and those
+    of the three generations, which the schedule of ``collect_garbage`` keeps small (what the
+    last quarter second made). Counting the frozen ones walks their list (about 20 ms per
+    million objects, the loop blocked meanwhile), so a count younger than ``max_age`` seconds
+    (default ``GC_TRACKED_SECONDS``) is returned as it is."""
+    age = GC_TRACKED_SECONDS if max_age is None else max_age
+    now = time.monotonic()
+    if now - _gc_tracked[0] >= age:
+        count = gc.get_freeze_count() + sum(len(gc.get_objects(g)) for g in range(3))
+        _gc_tracked[:] = [now, float(count)]
+    return int(_gc_tracked[1])
 
 
 _gc_started = [0.0]
@@ -294,9 +328,9 @@ def time_gc() -> None:
 
 
 async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None) -> None:
-    """The server's garbage collection schedule (see the module's doc): freeze every
-    ``FREEZE_SECONDS``, a full collection every ``full_seconds`` (default
-    ``FULL_COLLECTION_SECONDS``)."""
+    """The server's garbage collection schedule (see the module's doc): collect what is not
+    frozen and freeze the rest every ``FREEZE_SECONDS``; a full collection every
+    ``full_seconds`` (default ``FULL_COLLECTION_SECONDS``; 0: never)."""
     gc.collect()
     gc.freeze()
     thresholds = gc.get_threshold()
@@ -308,13 +342,16 @@ async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None
             with contextlib.suppress(TimeoutError):  # a tick, unless the server stops
                 await asyncio.wait_for(stop.wait(), FREEZE_SECONDS)
             every = FULL_COLLECTION_SECONDS if full_seconds is None else full_seconds
-            if time.monotonic() - last_full >= every:
+            if every > 0 and time.monotonic() - last_full >= every:
                 last_full = time.monotonic()
                 rss = _rss_bytes()
                 if rss is None or baseline is None or rss > baseline * FULL_COLLECTION_GROWTH:
                     gc.unfreeze()
-                    gc.collect()
-                    baseline = _rss_bytes()
+                    FULL_COLLECTIONS.inc()
+                    baseline = None  # measured again once the collection below is done
+            gc.collect()  # what is not frozen: the last quarter second's objects (or all)
+            if baseline is None:
+                baseline = _rss_bytes()
             gc.freeze()
     finally:
         gc.set_threshold(*thresholds)

@@ -80,13 +80,14 @@ class Settings(BaseSettings):
     )
     gc_schedule: bool = Field(
         default=True,
-        description="Schedule the garbage collector for a server (app/metrics.py): freeze "
-        "what is alive every second, collect everything every gc_full_seconds.",
+        description="Schedule the garbage collector for a server (app/metrics.py): four "
+        "times a second, collect the young objects and freeze what is alive.",
     )
     gc_full_seconds: float = Field(
-        default=900.0,
-        ge=1.0,
-        description="With gc_schedule: seconds between two full garbage collections.",
+        default=0.0,
+        ge=0.0,
+        description="With gc_schedule: seconds between two full garbage collections, each "
+        "run only if memory grew by a quarter (it pauses every table); 0: never.",
     )
     group_commit: bool = Field(
         default=True,

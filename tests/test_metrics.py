@@ -9,7 +9,7 @@ import math
 import weakref
 
 from app import metrics
-from app.metrics import BOUNDS_MS, Timing, quantile_ms
+from app.metrics import BOUNDS_MS, REGISTRY, Timing, quantile_ms
 
 
 def test_a_histogram_counts_each_value_in_its_bucket():
@@ -62,26 +62,53 @@ def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkey
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
-def test_the_gc_schedule_collects_everything_once_per_full_interval(monkeypatch):
+class Cycle:
+    other: object = None
+
+
+def _cycle() -> tuple[list[Cycle], weakref.ref[Cycle]]:
+    """Two objects that refer to each other (refcounting alone never frees them), held by a
+    list; and a weak reference to one of them."""
+    a, b = Cycle(), Cycle()
+    a.other, b.other = b, a
+    return [a, b], weakref.ref(a)
+
+
+def test_a_cycle_that_dies_young_is_collected_at_the_next_tick(monkeypatch):
+    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)  # never a full collection
+
+    async def run() -> bool:
+        stop = asyncio.Event()
+        task = asyncio.create_task(metrics.collect_garbage(stop))
+        await asyncio.sleep(0.005)
+        holder, ref = _cycle()
+        del holder  # garbage before any tick froze it
+        await asyncio.sleep(0.05)  # a tick collects what is not frozen
+        gone = ref() is None
+        stop.set()
+        await task
+        return gone
+
+    assert asyncio.run(run())
+
+
+def test_a_frozen_cycle_waits_for_a_full_collection(monkeypatch):
     monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
     monkeypatch.setattr(metrics, "_rss_bytes", lambda: None)  # memory unknown: always collect
-    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 3600.0)
-
-    class Cycle:
-        other: object = None
+    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)  # the default: never
 
     async def run() -> tuple[bool, bool]:
         stop = asyncio.Event()
         task = asyncio.create_task(metrics.collect_garbage(stop))
         await asyncio.sleep(0.005)
-        a, b = Cycle(), Cycle()
-        a.other, b.other = b, a  # a cycle: refcounting alone never frees it
-        ref = weakref.ref(a)
-        del a, b
-        await asyncio.sleep(0.05)  # frozen with the rest: no young collection sees it
+        holder, ref = _cycle()
+        await asyncio.sleep(0.05)  # alive at a tick: frozen
+        del holder  # garbage now, among frozen objects: no tick's collection sees it
+        await asyncio.sleep(0.05)
         kept = ref() is not None
-        monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)
-        await asyncio.sleep(0.05)  # the next tick runs a full collection
+        monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 1e-9)
+        await asyncio.sleep(0.05)  # the next tick unfreezes and collects everything
         stop.set()
         await task
         return kept, ref() is None
@@ -93,31 +120,47 @@ def test_a_full_collection_waits_for_the_memory_to_grow(monkeypatch):
     """Every full interval, the frozen objects are collected only if the process's memory grew
     by FULL_COLLECTION_GROWTH since the last full collection."""
     monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
-    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)
+    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 1e-9)  # at every tick
     rss = [100 * 2**20]
     monkeypatch.setattr(metrics, "_rss_bytes", lambda: rss[0])
-    full: list[int] = []
 
-    def count(phase: str, info: dict) -> None:
-        if phase == "stop" and info["generation"] == 2:
-            full.append(1)
+    def full() -> float:
+        return REGISTRY.get_sample_value("atout_gc_full_collections_total") or 0.0
 
-    async def run() -> tuple[int, int]:
+    async def run() -> tuple[float, float]:
         stop = asyncio.Event()
         task = asyncio.create_task(metrics.collect_garbage(stop))
         await asyncio.sleep(0.02)
-        gc.callbacks.append(count)
+        start = full()
         try:
             await asyncio.sleep(0.1)  # several intervals, no growth
-            flat = len(full)
+            flat = full() - start
             rss[0] = 130 * 2**20  # grew by 30%
             await asyncio.sleep(0.05)
-            grown = len(full)
+            grown = full() - start
         finally:
-            gc.callbacks.remove(count)
             stop.set()
             await task
         return flat, grown
 
     flat, grown = asyncio.run(run())
     assert flat == 0 and grown == 1
+
+
+def test_gc_tracked_counts_frozen_objects_and_the_generations():
+    enabled = gc.isenabled()
+    gc.disable()  # no collection in between: the counts are exact
+    try:
+        before = metrics.gc_tracked(0)
+        alive = [[i] for i in range(5000)]  # 5,001 tracked containers
+        made = metrics.gc_tracked(0)
+        assert made - before >= 5000
+        gc.freeze()
+        assert abs(metrics.gc_tracked(0) - made) <= 5 and gc.get_freeze_count() >= 5000
+        gc.unfreeze()
+        del alive
+        assert metrics.gc_tracked(0) <= made - 4995
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()

@@ -28,8 +28,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -79,6 +81,12 @@ def add_bench(bench: SubParsers) -> None:
         help="one slot in N plays against the computer (default 5; 0: none)",
     )
     p.add_argument("--database-url", help="database of the server (default: a temporary SQLite)")
+    p.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="trace the server's allocations; compare a snapshot taken after the first "
+        "eviction cycle with one at the end (slows the server: for finding leaks)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the reports and verdict as JSON")
     p.set_defaults(func=cmd_bench_soak)
@@ -367,7 +375,42 @@ async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
         "ATOUT_NEXT_DEAL_SECONDS": "3",
     }
     command = ["-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if args.tracemalloc:
+        command[:2] = ["-m", "app.bench.traced", str(workdir)]
     return await _start(workdir / "server.log", port, command, env)
+
+
+async def take_snapshot(server: Process, workdir: Path, number: int) -> Path:
+    """Have the traced server (app/bench/traced.py) write its ``number``-th snapshot."""
+    from app.bench.traced import snapshot_path
+
+    path = snapshot_path(workdir, number)
+    os.kill(server.pid, signal.SIGUSR2)
+    for _ in range(600):
+        if path.exists():
+            return path
+        await asyncio.sleep(0.1)
+    raise BenchError(f"the server wrote no tracemalloc snapshot {number}")
+
+
+def allocation_growth(first: Path, second: Path, top: int = 15) -> list[dict[str, Any]]:
+    """The source lines whose live allocations grew most from ``first`` to ``second``."""
+    import tracemalloc
+
+    before = tracemalloc.Snapshot.load(str(first))
+    after = tracemalloc.Snapshot.load(str(second))
+    lines = []
+    for stat in after.compare_to(before, "lineno")[:top]:
+        frame = stat.traceback[0]
+        lines.append(
+            {
+                "where": f"{frame.filename}:{frame.lineno}",
+                "size_diff_kib": round(stat.size_diff / 1024, 1),
+                "size_kib": round(stat.size / 1024, 1),
+                "count_diff": stat.count_diff,
+            }
+        )
+    return lines
 
 
 async def _server_stats(http: Any, base: str) -> dict[str, Any]:
@@ -392,11 +435,26 @@ def _dig(data: dict[str, Any], *paths: str) -> Any:
     return None
 
 
-async def report_loop(soak: Soak, http: Any, pid: int, started: float) -> list[dict[str, Any]]:
+def on_plateau(report: dict[str, Any], idle_seconds: int) -> bool:
+    """Whether a report line is past the first eviction cycle (the verdict's reference)."""
+    return (report["evictions"] or 0) > 0 and report["t"] >= 3 * idle_seconds + 60
+
+
+async def report_loop(
+    soak: Soak, http: Any, pid: int, started: float, plateau: Any = None
+) -> list[dict[str, Any]]:
+    """Report every ``--report`` seconds; ``plateau`` is awaited once, at the first line
+    past the first eviction cycle."""
+    from app.metrics import quantile_ms
+
     reports: list[dict[str, Any]] = []
+    actions_before: dict[str, Any] | None = None
     while not soak.stop.is_set():
         await _sleep(soak, soak.args.report)
         stats = await _server_stats(http, soak.base)
+        actions = stats.get("actions")
+        server_p99 = quantile_ms(actions_before, actions, 0.99) if actions else None
+        actions_before = actions or actions_before
         lat, soak.latencies = soak.latencies, []
         rss = rss_mib(pid)[0]
         line = {
@@ -409,10 +467,16 @@ async def report_loop(soak: Soak, http: Any, pid: int, started: float) -> list[d
             "gc_tracked": _dig(stats, "process.gc_tracked", "gc_tracked"),
             "stall_max_ms": _dig(stats, "loop.stall_max_ms", "stall.max_ms", "stall_max_ms"),
             "move_p99_ms": round(1000 * _percentile(lat, 0.99), 1) if lat else None,
+            # the same moves in the server, from the frame read to the ack queued (a bucket
+            # bound of /api/stats "actions"): the client's own delays left out
+            "server_move_p99_ms": server_p99,
             "moves": len(lat),
             "lost": soak.moves_lost,
         }
         reports.append(line)
+        if plateau is not None and on_plateau(line, soak.args.idle_seconds):
+            await plateau()
+            plateau = None
         if soak.args.json:
             print(json.dumps(line), flush=True)
         else:
@@ -421,7 +485,8 @@ async def report_loop(soak: Soak, http: Any, pid: int, started: float) -> list[d
                 f"sockets {line['sockets']}  evicted {line['evictions']}  "
                 f"loaded {line['loads']}  "
                 f"gc tracked {line['gc_tracked']}  stall max {line['stall_max_ms']} ms  "
-                f"p99 {line['move_p99_ms']} ms ({line['moves']} moves)  lost {line['lost']}",
+                f"p99 {line['move_p99_ms']} ms ({line['moves']} moves, server "
+                f"<= {line['server_move_p99_ms']} ms)  lost {line['lost']}",
                 flush=True,
             )
     return reports
@@ -430,9 +495,7 @@ async def report_loop(soak: Soak, http: Any, pid: int, started: float) -> list[d
 def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
     """RSS growth from the first report after the first eviction cycle to the end."""
     idle = soak.args.idle_seconds
-    plateau = next(
-        (r for r in reports if (r["evictions"] or 0) > 0 and r["t"] >= 3 * idle + 60), None
-    )
+    plateau = next((r for r in reports if on_plateau(r, idle)), None)
     last = reports[-1] if reports else None
     growth = (
         round(100 * (last["rss_mib"] - plateau["rss_mib"]) / plateau["rss_mib"], 1)
@@ -440,6 +503,7 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
         else None
     )
     p99s = [r["move_p99_ms"] for r in reports if r["move_p99_ms"] is not None]
+    server_p99s = [r["server_move_p99_ms"] for r in reports if r["server_move_p99_ms"]]
     stalls = [r["stall_max_ms"] for r in reports if r["stall_max_ms"] is not None]
     return {
         "rss_after_first_eviction_cycle_mib": plateau["rss_mib"] if plateau else None,
@@ -447,6 +511,7 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rss_growth_pct": growth,
         "longest_stall_ms": max(stalls) if stalls else None,
         "worst_interval_move_p99_ms": max(p99s) if p99s else None,
+        "worst_interval_server_move_p99_ms": max(server_p99s) if server_p99s else None,
         "moves_lost": soak.moves_lost,
         "moves": sum(r["moves"] for r in reports),
         "games": soak.games,
@@ -469,9 +534,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=32)
         async with httpx.AsyncClient(timeout=120, limits=limits, cookies=no_jar) as http:
             started = time.monotonic()
+            snapshots: list[Path] = []
+
+            async def plateau() -> None:
+                snapshots.append(await take_snapshot(server, workdir, 1))
+
             slots = [asyncio.create_task(slot(soak, http, i)) for i in range(args.tables)]
-            reporter = asyncio.create_task(report_loop(soak, http, server.pid, started))
+            reporter = asyncio.create_task(
+                report_loop(soak, http, server.pid, started, plateau if args.tracemalloc else None)
+            )
             done, _ = await asyncio.wait(slots, timeout=args.duration)
+            if snapshots:
+                snapshots.append(await take_snapshot(server, workdir, 2))
             soak.stop.set()
             for task in done:  # a slot that failed: say why
                 if task.exception() is not None:
@@ -483,6 +557,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["tables"] = args.tables
         result["duration_s"] = args.duration
         result["database"] = "postgresql" if args.database_url else "sqlite"
+        if args.tracemalloc:
+            result["tracemalloc_growth"] = (
+                allocation_growth(*snapshots) if len(snapshots) == 2 else None
+            )
         if args.json:
             print(json.dumps({"verdict": result}))
         else:
@@ -490,11 +568,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"verdict: RSS {result['rss_after_first_eviction_cycle_mib']} -> "
                 f"{result['rss_end_mib']} MiB ({result['rss_growth_pct']}% after the first "
                 f"eviction cycle); longest stall {result['longest_stall_ms']} ms; worst 10 s "
-                f"move p99 {result['worst_interval_move_p99_ms']} ms; moves lost "
+                f"move p99 {result['worst_interval_move_p99_ms']} ms (in the server <= "
+                f"{result['worst_interval_server_move_p99_ms']} ms); moves lost "
                 f"{result['moves_lost']} of {result['moves']}; {result['games']} games, "
                 f"{result['matches_finished']} matches finished, "
                 f"{result['table_trips_away']} tables away and back; errors {result['errors']}"
             )
+            if args.tracemalloc:
+                growth = result["tracemalloc_growth"]
+                if growth is None:
+                    print("tracemalloc: the run ended before the first eviction cycle")
+                else:
+                    print("tracemalloc: live allocations, first eviction cycle -> end:")
+                    for g in growth:
+                        print(
+                            f"  {g['size_diff_kib']:+10.1f} KiB  {g['count_diff']:+8d} blocks"
+                            f"  ({g['size_kib']:.1f} KiB)  {g['where']}"
+                        )
         return result
     finally:
         server.stop()

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import Phase, action_from_json, apply, current_player, new_match, seat_view
+from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
 from . import choose_action
 
@@ -90,7 +90,7 @@ def play_one(
     times: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
-        seat = current_player(state)
+        seat = next_to_move(state)
         assert seat is not None
         view = seat_view(state, seat)
         c0 = time.thread_time()
@@ -101,7 +101,7 @@ def play_one(
         if len(view["legal"]) > 1:
             times.setdefault(levels[seat], []).append(dt)
             cpu.setdefault(levels[seat], []).append(dc)
-        state, _ = apply(state, action_from_json(action))
+        state, _ = apply(state, action_from_json(action), seat)
     result = state.results[-1]
     side_of = state.rules.side_of
     if result.thrown_in or result.score is None:

@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from app.engine.cli import read_json
+
 from . import LEVELS
 
 
@@ -77,20 +79,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return fail(2, "--worlds and --bid-worlds must be at least 1")
     if args.cpu_seconds is not None and not args.cpu_seconds > 0:
         return fail(2, "--cpu-seconds must be above 0")
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(2, f"cannot read {args.file}: {exc}")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        return fail(2, f"not JSON: {exc}")
-    except RecursionError:
-        return fail(2, "not JSON: nested too deeply")
+    data, why = read_json(args.file)
+    if why is not None:
+        return fail(2, why)
 
     def progress(done: int, total: int) -> None:
         if args.progress:

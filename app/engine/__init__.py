@@ -28,7 +28,10 @@ from .game import (
     is_over,
     legal_actions,
     new_match,
+    next_to_move,
+    out_of_turn_actions,
     result_json,
+    seat_actions,
     start_deal,
 )
 from .state import Contract, DealResult, Event, Phase, State
@@ -62,7 +65,10 @@ __all__ = [
     "is_over",
     "legal_actions",
     "new_match",
+    "next_to_move",
+    "out_of_turn_actions",
     "result_json",
+    "seat_actions",
     "seat_view",
     "spectator_view",
     "stored_options",

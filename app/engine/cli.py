@@ -35,21 +35,29 @@ def _fail(code: int, message: str) -> int:
     return code
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def read_json(file: str) -> tuple[Any, str | None]:
+    """The JSON document in ``file`` (``-``: standard input), or ``(None, why)`` when it
+    cannot be read or parsed: the commands that take a record print ``why`` and exit 2."""
     try:
-        if args.file == "-":
+        if file == "-":
             text = sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as fh:
+            with open(file, encoding="utf-8") as fh:
                 text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return _fail(2, f"cannot read {args.file}: {exc}")
+        return None, f"cannot read {file}: {exc}"
     try:
-        data = json.loads(text)
+        return json.loads(text), None
     except ValueError as exc:
-        return _fail(2, f"not JSON: {exc}")
+        return None, f"not JSON: {exc}"
     except RecursionError:
-        return _fail(2, "not JSON: nested too deeply")
+        return None, "not JSON: nested too deeply"
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    data, why = read_json(args.file)
+    if why is not None:
+        return _fail(2, why)
     try:
         state = replay(data)
     except RecordSchemaError as exc:

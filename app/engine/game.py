@@ -203,6 +203,33 @@ def legal_actions(state: State) -> list[Action]:
     return []
 
 
+def out_of_turn_actions(state: State, seat: int) -> list[Action]:
+    """What ``seat``, not the seat to act, may do now: in bela for two, the holder of the
+    trump seven may exchange it while the leader thinks, before anyone's first declare or
+    play (RULES.md §5.4, §14). Empty for every other seat and moment."""
+    if state.phase is not _PLAY or state.exchange_seat != seat or seat == state.to_act:
+        return []
+    return state.rules.exchange_actions(state, seat)
+
+
+def seat_actions(state: State, seat: int) -> list[Action]:
+    """Every legal action of ``seat`` now: those of the seat to act, or the ones another
+    seat may take out of turn (``out_of_turn_actions``)."""
+    if seat == current_player(state):
+        return legal_actions(state)
+    return out_of_turn_actions(state, seat)
+
+
+def next_to_move(state: State) -> int | None:
+    """The seat that moves next when every player acts as soon as he may (self-play: the
+    arena, tests): a seat with an out-of-turn action (the bela-2p seven exchange) before the
+    seat to act; None where ``current_player`` is None."""
+    seat = state.exchange_seat
+    if seat >= 0 and out_of_turn_actions(state, seat):
+        return seat
+    return current_player(state)
+
+
 def _partner_master(state: State, seat: int) -> bool:
     """Four players: the seat's partner wins the trick so far."""
     if state.rules.players != 4 or not state.trick:
@@ -307,9 +334,10 @@ def apply(state: State, action: Action, seat: int | None = None) -> tuple[State,
     actor = state.to_act
     if phase is _PLAY:
         if seat is not None and seat != actor:
-            if type(action) is not Exchange or state.exchange_seat != seat:
+            if type(action) is not Exchange:
                 raise _not_your_turn(actor)
             new = state.copy()  # bela 2p: the seven's holder, out of turn before the play
+            # (apply_exchange refuses it, naming why, to anyone else or after the first card)
             events = new.rules.apply_exchange(new, seat, action)
             new.actions = state.actions + ((seat, action),)
             return new, events
@@ -365,8 +393,7 @@ def _apply_play_phase(state: State, seat: int, action: Action, allowed: int) -> 
             combos = decl.parse_declaration(state.hands[seat], list(action.combos))
         except decl.DeclarationError as exc:
             raise IllegalAction(f"declare: {exc}") from None
-        if state.exchange_seat == seat:  # declining the seven exchange (§12)
-            state.exchange_seat = -1
+        state.exchange_seat = -1  # the first declare or play closes the seven exchange (§14)
         state.declared = _set(state.declared, seat, True)
         state.announced = _set(state.announced, seat, combos)
         return _announce(state, seat, combos)
@@ -431,8 +458,7 @@ def _refused_card(state: State, seat: int, card: int) -> tuple[str, dict[str, An
 def _first_card(state: State, seat: int, card: int, flagged: bool = False) -> list[Event]:
     """The seat's first card of trick 1 (held and legal): first its automatic declaration,
     if the rules make one (§1.2), then the card."""
-    if state.exchange_seat == seat:  # declining the seven exchange (§12)
-        state.exchange_seat = -1
+    state.exchange_seat = -1  # the first declare or play closes the seven exchange (§14)
     state.declared = _set(state.declared, seat, True)
     rules = state.rules
     assert state.contract is not None

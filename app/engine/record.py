@@ -101,20 +101,21 @@ def record_by(record: dict[str, Any]) -> dict[tuple[int, int], str]:
     """The ``by`` of a (valid) record's actions, for ``dump(by=...)``: keyed by the deal and
     the action's index among the actions replay keeps (an old-form exchange ``pass`` is
     dropped, ``is_old_exchange_pass``)."""
-    out: dict[tuple[int, int], str] = {}
-    bela2 = record.get("variant") == "bela" and record.get("players") == 2
-    for i, deal in enumerate(record["deals"]):
-        kept = 0
-        bid = False
-        for action in deal["actions"]:
-            # bela 2p: the first bid ends the bidding, so a later pass is the old-form decline
-            if bela2 and bid and action.get("type") == "pass":
-                continue
-            bid = bid or action.get("type") == "bid"
-            if "by" in action:
-                out[(i, kept)] = action["by"]
-            kept += 1
-    return out
+    return replay_by(record)[1]
+
+
+def replay_by(record: Any) -> tuple[State, dict[tuple[int, int], str]]:
+    """``replay(record)``, and the ``by`` of its actions as ``record_by`` gives it."""
+    by: dict[tuple[int, int], str] = {}
+    kept: dict[int, int] = {}
+
+    def note(step: Step) -> None:
+        index = kept.get(step.deal, 0)
+        kept[step.deal] = index + 1
+        if step.by is not None:
+            by[(step.deal, index)] = step.by
+
+    return replay(record, note), by
 
 
 def is_old_exchange_pass(state: State, seat: int, action: dict[str, Any]) -> bool:

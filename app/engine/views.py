@@ -11,7 +11,7 @@ from typing import Any
 from .actions import Bid, Double, Pass, Redouble, action_to_json
 from .cards import format_card, format_mask
 from .declarations import public_combo
-from .game import current_player, legal_actions, result_json
+from .game import current_player, legal_actions, out_of_turn_actions, result_json
 from .state import Phase, State
 from .variants.base import contract_json
 
@@ -196,7 +196,8 @@ def seat_fields(
     state: State, seat: int, previous: tuple[State, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """The fields a seat's view adds to the common one: ``seat``, its ``hand``, its ``legal``
-    actions, and ``discard`` (always present, so that a seat view's fields are the same all
+    actions (on its turn; else what it may do out of turn, ``out_of_turn_actions``: the bela-2p
+    seven exchange while the leader thinks), and ``discard`` (always present, so that a seat view's fields are the same all
     game long: the bela-3p taker's own discards, else None).
 
     ``previous``: a state and this seat's fields in it; they are returned as they are when
@@ -213,12 +214,17 @@ def seat_fields(
             and state.hands[seat] == prev.hands[seat]
             and state.discard == prev.discard
             and state.contract is prev.contract
+            and state.exchange_seat == prev.exchange_seat
         ):
             return fields
     return {
         "seat": seat,
         "hand": format_mask(state.hands[seat]),
-        "legal": ([action_to_json(a) for a in legal_actions(state)] if to_act == seat else []),
+        "legal": (
+            [action_to_json(a) for a in legal_actions(state)]
+            if to_act == seat
+            else [action_to_json(a) for a in out_of_turn_actions(state, seat)]
+        ),
         "discard": (
             format_mask(state.discard)
             if state.discard and state.contract is not None and state.contract.taker == seat

@@ -248,7 +248,7 @@ class RoomLike(Protocol):
 def outcome_of(state: State) -> Outcome | None:
     """The match or duel game that ``state`` has just finished, or None (replays the record of
     a match to count each seat's tricks: tens of milliseconds for a long match)."""
-    if state.rules.variant == "duel":
+    if state.rules.deal_is_game:
         return duel_outcome(state)
     if state.phase is not Phase.MATCH_OVER:
         return None
@@ -310,7 +310,7 @@ class Awards:
         failure here is logged and must not stop a game. ``by``: who played the actions
         (``Room.by``, with the action that produced ``state``)."""
         try:
-            if state.rules.variant == "duel":
+            if state.rules.deal_is_game:
                 outcome = duel_outcome(state)
             elif state.phase is Phase.MATCH_OVER:
                 outcome = await asyncio.to_thread(outcome_of, state)
@@ -321,7 +321,7 @@ class Awards:
             present = room.connected_seats() if live else None
             if by is None:
                 by = getattr(room, "by", None) or {}
-            part = outcome.part if state.rules.variant == "duel" else None
+            part = outcome.part if state.rules.deal_is_game else None
             stood_in = stood_in_seats(state, by, part)
             return award_work(
                 room.game_id,

@@ -44,14 +44,7 @@ def _frame(state: State, events: list[Event], seat: int | None, action: Any) -> 
     view = spectator_view(state)
     frame: dict[str, Any] = {key: view[key] for key in VIEW_FIELDS}
     frame["hands"] = [format_mask(h) for h in state.hands]
-    if state.rules.variant == "duel":
-        frame["down"] = [
-            [format_card(c) for c in pile if c >= 0] for pile in (state.piles or ((), ()))
-        ]
-    if state.rules.variant == "bela":
-        frame["talons"] = [format_mask(t) for t in state.talons]
-        if state.discard:
-            frame["discard"] = format_mask(state.discard)
+    frame.update(state.rules.replay_fields(state))
     if seat is not None:
         frame["seat"] = seat
         frame["action"] = action

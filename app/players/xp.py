@@ -145,7 +145,7 @@ def duel_outcome(state: State) -> Outcome | None:
 
     A thrown-in deal is not a game.
     """
-    if state.rules.variant != "duel" or state.phase is not Phase.DEAL_OVER or not state.results:
+    if not state.rules.deal_is_game or state.phase is not Phase.DEAL_OVER or not state.results:
         return None
     result = state.results[-1]
     if result.thrown_in or result.score is None:
@@ -156,7 +156,7 @@ def duel_outcome(state: State) -> Outcome | None:
     winner = result.winner_side
     return Outcome(
         part=result.number,
-        variant="duel",
+        variant=state.rules.variant,
         players=state.rules.players,
         sides=tuple(state.rules.side_of),
         scores=tuple(result.score.recorded),
@@ -197,7 +197,7 @@ def outcomes(record: dict[str, Any]) -> list[Outcome]:
         for event in step.events:
             if event.type == "trick_won":
                 tricks[step.deal][int(event.data["seat"])] += 1
-        if step.state.rules.variant == "duel":
+        if step.state.rules.deal_is_game:
             outcome = duel_outcome(step.state)
             if outcome is not None:
                 found.append(outcome)

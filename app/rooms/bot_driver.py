@@ -13,6 +13,13 @@ Two more players go the same way, for a human seat:
 * **forced play** (D-23): in the card play, a seat with exactly one legal action held by a
   connection whose ``auto_play`` is on gets it played after ``auto_play_seconds``, marked
   ``"by": "auto"``. Never for a seat with a choice.
+
+One move is made out of turn: in bela for two, the holder of the trump seven may exchange it
+while the leader thinks, before the first declare or play (RULES.md §5.4, §14). A bot or
+stand-in holder exchanges at once, without the bots' delay, as every level does (the
+proposal card is always a higher trump: ``app.bots.bidding.exchange``). A bot leader facing a
+human holder waits ``EXCHANGE_WAIT_SECONDS`` before it leads, so that the player has time to
+take the offer.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from app.engine import (
     action_from_json,
     current_player,
     legal_actions,
+    out_of_turn_actions,
     seat_view,
 )
 from app.logging import game_fields
@@ -45,6 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("atout.rooms")
 
 BOT_THINK_SECONDS = 12.0  # the hard level thinks for well under a second here
+EXCHANGE_WAIT_SECONDS = 4.0  # a bot's lead waits this long while a human may exchange
 
 
 class BotDriver:
@@ -70,6 +79,9 @@ class BotDriver:
             return None
         if room.is_paused():
             return None
+        early = self.out_of_turn(state)
+        if early is not None:
+            return early
         kind = room.seats[seat].kind
         if kind == "bot":
             return seat, None
@@ -78,6 +90,23 @@ class BotDriver:
         if self.forced(state, seat):
             return seat, "auto"
         return None
+
+    def out_of_turn(self, state: State) -> tuple[int, str | None] | None:
+        """A bot seat, or a seat its stand-in plays, that may act out of turn now (the seven
+        exchange), and its ``by``; else None."""
+        seat = state.exchange_seat
+        if seat < 0 or not out_of_turn_actions(state, seat):
+            return None
+        if self.room.seats[seat].kind == "bot":
+            return seat, None
+        if self.room.live.active(seat):
+            return seat, "stand_in"
+        return None
+
+    def human_may_exchange(self, state: State) -> bool:
+        """A human seat (its own player, no stand-in) may still exchange out of turn."""
+        seat = state.exchange_seat
+        return seat >= 0 and bool(out_of_turn_actions(state, seat))
 
     def forced(self, state: State, seat: int) -> bool:
         """Forced play (D-23): the seat has one legal action in the card play and one of its
@@ -157,7 +186,13 @@ class BotDriver:
         room = self.room
         turn = (seat, by)
         settings = room.services.settings
+        state = room.state
+        early = state is not None and bool(out_of_turn_actions(state, seat))
         delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
+        if early:
+            delay = 0.0  # the exchange, at once: the leader may play any moment
+        elif state is not None and self.human_may_exchange(state):
+            delay = max(delay, EXCHANGE_WAIT_SECONDS)
         if delay:
             self._waiting = (seat, by, version)
             await asyncio.sleep(delay)
@@ -165,7 +200,9 @@ class BotDriver:
         state = room.state
         if state is None or room.version != version or self.to_act() != turn:
             return
-        if by == "auto":
+        if early:
+            action = out_of_turn_actions(state, seat)[0]
+        elif by == "auto":
             action = legal_actions(state)[0]
         else:
             level = room.live.stand_in_level() if by else room.seats[seat].level

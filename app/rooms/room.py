@@ -48,6 +48,7 @@ from app.engine import (
     apply,
     current_player,
     get_rules,
+    out_of_turn_actions,
     seat_view,
     start_deal,
     stored_options,
@@ -57,8 +58,7 @@ from app.engine.record import (
     RecordRuleError,
     RecordSchemaError,
     dump,
-    record_by,
-    replay,
+    replay_by,
 )
 from app.logging import game_fields
 from app.persistence import repository as repo
@@ -172,10 +172,9 @@ class Room:
         record = stored.record()
         if record is not None:
             try:
-                room.state = replay(record)
+                room.state, room.by = replay_by(record)
             except (RecordSchemaError, RecordRuleError) as exc:
                 raise RuntimeError(f"game {g.id}: stored record does not replay: {exc}") from exc
-            room.by = record_by(record)
         room.stored_clock = g.clock
         room.deals = len(stored.deals)
         room.seq = len(stored.actions)
@@ -550,11 +549,12 @@ class Room:
         to_act = current_player(state)
         if to_act is None:
             raise CommandError("not_allowed", "the deal is over")
-        if to_act != seat:
-            raise CommandError("not_your_turn", f"seat {to_act} is to act")
         try:
             if not isinstance(action, _ENGINE_ACTIONS):
                 action = action.to_engine()
+            # out of turn, only what the engine offers then (the bela-2p seven exchange)
+            if to_act != seat and action not in out_of_turn_actions(state, seat):
+                raise CommandError("not_your_turn", f"seat {to_act} is to act")
             new_state, events = apply(state, action, seat)
         except InvalidAction as exc:
             raise CommandError("invalid_action", str(exc)) from None

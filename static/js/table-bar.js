@@ -4,7 +4,7 @@ import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
 import { renderLiveBanner } from "./table-live.js";
 import { contractHTML, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
-import { S, legal, scoringSides, view } from "./table-state.js";
+import { S, legal, outOfTurn, scoringSides, view } from "./table-state.js";
 import { lastTrick } from "./table-ui.js";
 
 export function renderBar() {
@@ -29,7 +29,7 @@ export function renderBar() {
   $("level-switch").hidden = room.mode !== "computer";
   // a hint (the hard bot's choice) in games against the computer, on the player's turn
   $("btn-hint").hidden = room.mode !== "computer" || S.role !== "seat";
-  $("btn-hint").disabled = !legal().length;
+  $("btn-hint").disabled = !legal().length || outOfTurn();
   $("btn-leave").hidden = !(room.mode === "friends" && room.status === "playing" && S.role === "seat");
   if (room.level) $("level-select").value = room.level;
 }

@@ -10,7 +10,7 @@ import { $, app, button } from "./table-dom.js";
 import { renderHand } from "./table-hand.js";
 import { seatName } from "./table-names.js";
 import { playCard, sendAction, sendConsent } from "./table-send.js";
-import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, view } from "./table-state.js";
+import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, outOfTurn, view } from "./table-state.js";
 import { U, promptKey } from "./table-ui.js";
 
 export function renderControls() {
@@ -24,7 +24,7 @@ export function renderControls() {
   if (v.phase === "match_over") turn.textContent = t("table.match_over");
   else if (v.phase === "deal_over") turn.textContent = t("table.deal_over");
   else if (isPaused()) turn.textContent = t("table.paused");
-  else if (acts.length) turn.innerHTML = `<strong>${escapeHTML(t(`prompt.${promptKey()}`))}</strong>`;
+  else if (acts.length && !outOfTurn()) turn.innerHTML = `<strong>${escapeHTML(t(`prompt.${promptKey()}`))}</strong>`;
   else if (actor !== null && actor !== undefined) turn.textContent = t("table.waiting_for", { name: seatName(actor) });
   box.append(turn);
   const row = document.createElement("div");
@@ -192,13 +192,15 @@ function renderPlayControls(row, acts) {
   const v = view();
   const seven = exchangeCard();
   if (seven) {
-    // bela, two players: the seven exchange, offered until this seat's first card or call;
-    // declining writes nothing: the player simply goes on (RULES.md §12)
+    // bela, two players: the seven exchange, offered until the first card or call of either
+    // player, to the holder on his turn or while the leader thinks; declining writes nothing:
+    // the player simply goes on, or lets the leader play (RULES.md §12, §14)
     row.append(button(t("exchange.do"), () => sendAction({ type: "exchange", card: seven }), { cls: "btn primary", name: "exchange" }));
     const hint = document.createElement("p");
     hint.className = "hint exchange-hint";
-    hint.textContent = t("exchange.keep_hint");
+    hint.textContent = outOfTurn() ? t("exchange.early_hint", { name: seatName(v.to_act) }) : t("exchange.keep_hint");
     row.append(hint);
+    if (outOfTurn()) return;
   }
   const declares = acts.filter((a) => a.type === "declare");
   if (declares.length && U.declStep) {

@@ -58,7 +58,10 @@ export function showDealSummary(result) {
   const rounding = roundingText(result.rounding);
   if (rounding) html += `<p class="muted small rounding-note">${escapeHTML(rounding)}</p>`;
   const sides = scoringSides();
-  html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
+  // the duel's running score counts games won, not points
+  const won = t("score.games_won");
+  const total = v.variant === "duel" ? won.charAt(0).toLocaleUpperCase() + won.slice(1) : t("result.match_total");
+  html += `<p class="match-line">${escapeHTML(total)}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
   if (v.variant === "duel") {
     const w = result.winner_side;
     html += `<p class="winner-line">${escapeHTML(about("result.game_won_by", sideWho(w)))}</p>`;

@@ -124,6 +124,14 @@ export function legalPlays() {
   };
 }
 
+/** Whether the seat on screen may act although another seat is to act: bela for two, the
+ * seven's holder may exchange it while the leader thinks, before the first card (RULES.md §14).
+ * The view's `legal` then holds only that exchange. */
+export function outOfTurn() {
+  const v = view();
+  return Boolean(v && legal().length && v.to_act !== v.seat);
+}
+
 /** The card an exchange would give (bela: the trump seven), or null. */
 export function exchangeCard() {
   const a = legal().find((x) => x.type === "exchange");

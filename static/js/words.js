@@ -79,13 +79,13 @@ export function outcomeText(result, variant) {
 export function resultTable(result, { sides, sideName, variant }) {
   const row = (label, values, cls = "") =>
     `<tr class="${cls}"><th scope="row">${escapeHTML(label)}</th>${sides.map((s) => `<td>${values[s]}</td>`).join("")}</tr>`;
-  let html = `<table class="result-table"><thead><tr><th></th>${sides.map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`).join("")}</tr></thead><tbody>`;
+  let html = `<div class="result-scroll"><table class="result-table"><thead><tr><th></th>${sides.map((s) => `<th scope="col">${escapeHTML(sideName(s))}</th>`).join("")}</tr></thead><tbody>`;
   html += row(t("result.card_points"), result.card_points);
   if (result.declaration_points.some((x) => x)) html += row(t("result.declarations"), result.declaration_points);
   if (result.belote_points.some((x) => x)) html += row(term("belote", variant), result.belote_points);
   html += row(t("result.total"), result.totals, "total");
   html += row(t("result.recorded"), result.recorded, "recorded");
-  return `${html}</tbody></table>`;
+  return `${html}</tbody></table></div>`;
 }
 
 /** A deal's rounding note from the engine (`result.rounding`, null or one of the kinds below)

@@ -43,7 +43,39 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     verdict = next(line["verdict"] for line in lines if "verdict" in line)
     assert len(reports) >= 5
     assert all({"rss_mib", "rooms", "sockets", "move_p99_ms", "lost"} <= set(r) for r in reports)
+    assert any(r["server_move_p99_ms"] is not None for r in reports)
+    assert all(r["gc_tracked"] for r in reports)
     assert verdict["moves"] > 100
     assert verdict["moves_lost"] == 0
     assert verdict["rooms_evicted"] >= 1 and verdict["rooms_loaded"] >= 1
     assert verdict["table_trips_away"] >= 1
+
+
+def test_a_traced_server_writes_snapshots_that_compare(tmp_path) -> None:
+    """``--tracemalloc``: the server (app/bench/traced.py) writes a snapshot at each SIGUSR2,
+    and two of them give the lines whose live allocations grew."""
+    import argparse
+    import asyncio
+
+    import httpx
+
+    from app.bench.soak import allocation_growth, start_server, take_snapshot
+
+    args = argparse.Namespace(database_url=None, idle_seconds=60, tracemalloc=True)
+
+    async def run() -> list[dict]:
+        server = await start_server(tmp_path, args)
+        try:
+            first = await take_snapshot(server, tmp_path, 1)
+            async with httpx.AsyncClient() as http:
+                for _ in range(20):  # some work between the two snapshots
+                    assert (await http.get(server.base_url + "/healthz")).status_code == 200
+            second = await take_snapshot(server, tmp_path, 2)
+            return allocation_growth(first, second, top=5)
+        finally:
+            server.stop()
+
+    growth = asyncio.run(run())
+    assert 1 <= len(growth) <= 5
+    assert all(g["where"].rsplit(":", 1)[1].isdigit() for g in growth)
+    assert {"size_diff_kib", "size_kib", "count_diff"} <= set(growth[0])

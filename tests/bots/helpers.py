@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.bots import choose_action
-from app.engine import Phase, State, action_from_json, apply, current_player, new_match, seat_view
+from app.engine import Phase, State, action_from_json, apply, new_match, next_to_move, seat_view
 from app.engine.cards import parse_card
 
 CONFIGS: list[tuple[str, int]] = [
@@ -41,10 +41,10 @@ def states(
         state = new_match(variant, players, options or {}, rng=rng)
         while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
             yield state
-            seat = current_player(state)
+            seat = next_to_move(state)
             assert seat is not None
             action = chooser(seat_view(state, seat), rng)
-            state, _ = apply(state, action_from_json(action))
+            state, _ = apply(state, action_from_json(action), seat)
 
 
 def card(text: str) -> int:

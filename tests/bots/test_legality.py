@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.bots import choose_action
-from app.engine import Phase, action_from_json, apply, current_player, new_match, seat_view
+from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
 from .helpers import CONFIGS, IDS
 
@@ -41,7 +41,7 @@ def play_decisions(variant: str, players: int, level: str, seed: int) -> int:
         deals += 1
         state = new_match(variant, players, options, rng=rng)
         while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
-            seat = current_player(state)
+            seat = next_to_move(state)
             view = seat_view(state, seat)
             if rng.random() < 0.25:
                 action = rng.choice(view["legal"])

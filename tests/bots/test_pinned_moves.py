@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.bots import LEVELS, choose_action
-from app.engine import Phase, action_from_json, apply, current_player, new_match, seat_view
+from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
 from .helpers import CONFIGS, IDS
 
@@ -56,12 +56,12 @@ def moves(variant: str, players: int, level: str, deals: int = 2) -> list[dict[s
         rng = random.Random(f"{SEED}-{variant}-{players}-{level}-{number}")
         state = new_match(variant, players, {}, rng=rng)
         while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
-            seat = current_player(state)
+            seat = next_to_move(state)
             assert seat is not None
             view = seat_view(state, seat)
             action = choose_action(view, level, rng, budget_ms=HARD_BUDGET_MS)
             out.append({"seat": seat, **action})
-            state, _ = apply(state, action_from_json(action))
+            state, _ = apply(state, action_from_json(action), seat)
     return out
 
 

@@ -19,6 +19,8 @@ STATE_JS = """() => {
   if (pass && !pass.hidden) return 'pass';
   if (app.classList.contains('pending')) return null;
   if (app.dataset.myTurn === 'yes') return 'turn:' + app.dataset.phase;
+  // bela 2p: the seven's holder may exchange while the leader thinks (out of turn)
+  if (document.querySelector('#controls button[data-action=exchange]')) return 'turn:play';
   const consent = document.querySelector('#controls [data-action=next_deal]:not([disabled])');
   if (consent) return 'consent';
   return null;

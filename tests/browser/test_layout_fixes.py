@@ -192,3 +192,31 @@ def test_the_three_ways_to_play_are_above_the_fold(server, chromium, language) -
             page.wait_for_url("**/g/**")
             page.wait_for_selector("#table-app[data-state=ready]")
         context.close()
+
+
+def test_a_three_player_deal_summary_fits_a_phone(server, chromium) -> None:
+    """Bela for three at 390 px: the breakdown's four columns ("Computer 2" and "Computer 3"
+    among them) fit the dialog; nothing is cut at its right edge."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "bela", players=3)
+    start(page, "computer")
+    for _ in range(400):
+        state = wait_state(page)
+        if state == "deal":
+            break
+        take_turn(page, state)
+    else:
+        raise AssertionError("the deal did not end")
+    table = rects(page, "#dlg-deal .result-table")[0]
+    dialog = rects(page, "#dlg-deal")[0]
+    assert table["right"] <= dialog["right"], (table, dialog)
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('#dlg-deal .result-scroll')]"
+        ".map((e) => e.scrollWidth - e.clientWidth)"
+    )
+    assert cut and max(cut) <= 0, cut
+    headers = page.locator("#dlg-deal .result-table thead th[scope=col]").all_inner_texts()
+    assert [h.replace("\n", " ") for h in headers] == ["You", "Computer 2", "Computer 3"]
+    context.close()

@@ -1,6 +1,7 @@
-"""RULES.md 1.1 at the table: the bela-2p seven exchange (§5.4, §12) is offered with the
-holder's first card, made with a button, declined by simply playing, and nothing is written
-for a decline; a reserve left at the match's end is shown as discarded (§14, D-8).
+"""RULES.md 1.1 at the table: the bela-2p seven exchange (§5.4, §12, §14) is offered from the
+end of the bidding to the first card: to the leader with his first card, to the dealer out of
+turn while the computer leads; it is made with a button, declined by simply playing (or
+letting the leader play), and nothing is written for a decline; a reserve left at the match's end is shown as discarded (§14, D-8).
 
 The deals are fixed: the game is created through the page, the server stopped, the game's rows
 rewritten in the database and the server started again, which replays the stored record; the
@@ -86,7 +87,10 @@ def _to_the_exchange(chromium: Any, server: Any, holder: str) -> tuple[Any, str,
     wait_ready(page)
     assert wait_state(page) == "turn:bidding"
     take_turn(page, "turn:bidding")  # the proposal's suit: hearts
-    assert wait_state(page) == "turn:play"
+    if holder == "leader":
+        assert wait_state(page) == "turn:play"
+    else:  # out of turn: the button comes while the computer thinks about its lead
+        page.wait_for_selector("#controls button[data-action=exchange]")
     return page, game_id, human
 
 
@@ -94,14 +98,14 @@ def _to_the_exchange(chromium: Any, server: Any, holder: str) -> tuple[Any, str,
     "holder,choice",
     [("leader", "exchange"), ("leader", "decline"), ("dealer", "exchange"), ("dealer", "decline")],
 )
-def test_the_seven_exchange_is_offered_with_the_first_card(
+def test_the_seven_exchange_is_offered_before_the_first_card(
     server, chromium, holder, choice
 ) -> None:
     page, game_id, human = _to_the_exchange(chromium, server, holder)
     view = _view(page)
-    assert view["phase"] == "play" and view["to_act"] == human
-    # the holder who deals is offered the exchange on his turn, after the computer's lead
-    assert len(view["trick"]) == (1 if holder == "dealer" else 0)
+    assert view["phase"] == "play" and view["trick"] == []
+    # the leader is offered it with his first card; the dealer out of turn, before the lead
+    assert view["to_act"] == (human if holder == "leader" else 1 - human)
     assert {"type": "exchange", "card": "7H"} in view["legal"]
     assert not any(a["type"] == "pass" for a in view["legal"])
     controls = page.locator("#controls")
@@ -109,6 +113,11 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
     assert controls.locator("button[data-action=pass]").count() == 0
     assert page.locator("#deck-spot[data-drop=exchange]").count() == 1
     assert page.locator("#hand button.card.exchangeable[data-card='7H']").count() == 1
+    if holder == "dealer":
+        # the turn line names the leader; the hint says the offer ends with his first card
+        assert page.locator("#table-app").get_attribute("data-my-turn") == "no"
+        assert "Computer" in controls.locator(".exchange-hint").inner_text()
+        assert legal_cards(page).count() == 0
     if choice == "exchange":
         controls.locator("button[data-action=exchange]").click()
         page.wait_for_function(
@@ -118,9 +127,19 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
         assert "7H" not in _view(page)["hand"]
         assert controls.locator("button[data-action=exchange]").count() == 0
         written = [a["type"] for a in _actions(server, game_id)]
-        assert written[-1] == "exchange"
+        assert written.count("exchange") == 1
+        assert "play" not in written[: written.index("exchange")]  # before the first card
+        assert _actions(server, game_id)[written.index("exchange")]["seat"] == human
     else:
         before = len(_actions(server, game_id))
+        if holder == "dealer":  # he lets the computer lead: the offer is gone then
+            page.wait_for_function(
+                "() => document.getElementById('table-app').dataset.myTurn === 'yes'",
+                timeout=20_000,
+            )
+            assert len(_view(page)["trick"]) == 1
+            assert controls.locator("button[data-action=exchange]").count() == 0
+            assert not any(a["type"] == "exchange" for a in _view(page)["legal"])
         declare = controls.locator("button[data-action=skip-declare]")
         if declare.count():
             declare.click()  # no declaration: straight to the card
@@ -129,8 +148,9 @@ def test_the_seven_exchange_is_offered_with_the_first_card(
         assert controls.locator("button[data-action=exchange]").count() == 0
         view = _view(page)
         assert view["upcard"] == "AH" and view["exchanged"] is None
-        written = _actions(server, game_id)[before:]
-        assert [a["type"] for a in written][:1] == ["play"] and written[0]["seat"] == human
+        written = [a for a in _actions(server, game_id)[before:] if a["seat"] == human]
+        assert [a["type"] for a in written][:1] == ["play"]
+        assert all(a["type"] != "exchange" for a in _actions(server, game_id))
     # never a pass once trump is named
     actions = _actions(server, game_id)
     first_bid = next(i for i, a in enumerate(actions) if a["type"] == "bid")

@@ -15,7 +15,10 @@ from app.engine import (
     IllegalAction,
     Phase,
     action_from_json,
+    action_to_json,
     apply,
+    next_to_move,
+    out_of_turn_actions,
     seat_view,
     spectator_view,
     start_deal,
@@ -273,7 +276,7 @@ def test_8_20_declining_the_exchange_writes_nothing():
     assert [a.type for _, a in after.actions] == ["bid", "play"]
     assert "7H" in hand_strs(after.hands[0]) and format_card(after.upcard) == "AH"
     assert after.exchange_seat == -1  # closed by his first card
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction, match="only before the first declare or play"):
         apply(after, action_from_json({"type": "exchange", "card": "7H"}), 0)
 
 
@@ -291,15 +294,33 @@ def test_8_20_seven_exchange_by_the_player_who_does_not_lead():
     state = bela2({1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
     state = do(state, {"type": "bid", "contract": "H"})  # seat 0 takes, seat 1 holds the seven
     assert state.phase is Phase.PLAY and state.to_act == 0
+    # the leader is not offered it; the holder is, out of turn, while the leader thinks
     assert not any(a["type"] == "exchange" for a in legal_json(state))
+    assert [action_to_json(a) for a in out_of_turn_actions(state, 1)] == [
+        {"type": "exchange", "card": "7H"}
+    ]
+    assert seat_view(state, 1)["legal"] == [{"type": "exchange", "card": "7H"}]
+    assert seat_view(state, 0)["legal"] == legal_json(state)
+    assert next_to_move(state) == 1
     with pytest.raises(IllegalAction, match="only the holder"):
         apply(state, action_from_json({"type": "exchange", "card": "7H"}), 0)
-    # on his own turn, before his first card
+    after, _ = apply(state, action_from_json({"type": "exchange", "card": "7H"}), 1)
+    assert after.to_act == 0 and "AH" in hand_strs(after.hands[1]) and after.exchanged == 1
+    assert next_to_move(after) == 0 and seat_view(after, 1)["legal"] == []
+
+
+def test_8_20_the_first_lead_closes_the_exchange_for_the_other_player():
+    # "before the first lead", "before any declare or play" (§5.4, §8.20, §14): once the
+    # leader has played, the holder may no longer exchange, not even on his own turn
+    state = bela2({1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH")
+    state = do(state, {"type": "bid", "contract": "H"})
     led = do(state, {"type": "play", "card": sorted(legal_cards(state))[0]})
-    assert led.to_act == 1 and {"type": "exchange", "card": "7H"} in legal_json(led)
-    after = do(led, {"type": "exchange", "card": "7H"})
-    assert after.to_act == 1 and "AH" in hand_strs(after.hands[1]) and after.exchanged == 1
-    # declining: he simply plays, and nothing is written for it
+    assert led.to_act == 1 and led.exchange_seat == -1
+    assert not any(a["type"] == "exchange" for a in legal_json(led))
+    assert out_of_turn_actions(led, 1) == [] and seat_view(led, 0)["legal"] == []
+    with pytest.raises(IllegalAction, match="only before the first declare or play"):
+        do(led, {"type": "exchange", "card": "7H"})
+    # declining writes nothing: the holder simply plays
     kept = do(led, {"type": "play", "card": legal_cards(led).pop()})
     assert [a.type for _, a in kept.actions] == ["bid", "play", "play"]
     assert kept.exchanged == kept.exchange_seat == -1 and format_card(kept.upcard) == "AH"
@@ -311,15 +332,15 @@ def test_8_20_the_holder_may_exchange_out_of_turn_before_the_first_lead():
     after, events = apply(state, action_from_json({"type": "exchange", "card": "7H"}), 1)
     assert after.to_act == 0 and after.exchanged == 1 and "AH" in hand_strs(after.hands[1])
     assert after.actions[-1][0] == 1 and [e.type for e in events] == ["exchanged", "hand"]
-    # once anyone has declared or played, only the holder's own turn remains
+    # once anyone has declared or played, the exchange is closed
     declare = {"type": "declare", "combos": []}
     state0 = bela2(
         {0: ["AC", "KC", "QC", "9D", "8D", "7D"], 1: ["7H", "AS", "KS", "QS", "JS", "TS"]}, "AH"
     )
     state0 = do(state0, {"type": "bid", "contract": "H"})
     declared = do(state0, declare)
-    assert declared.to_act == 0
-    with pytest.raises(IllegalAction, match="not your turn, and the card play has begun"):
+    assert declared.to_act == 0 and out_of_turn_actions(declared, 1) == []
+    with pytest.raises(IllegalAction, match="only before the first declare or play"):
         apply(declared, action_from_json({"type": "exchange", "card": "7H"}), 1)
 
 

@@ -340,8 +340,14 @@ def test_an_old_exchange_pass_closes_the_exchange():
     late = _with(old, 3, {"seat": 1, "type": "exchange", "card": "7H"})
     with pytest.raises(RecordRuleError, match="deal 0, action 3: seat 1: exchange"):
         replay(late)
-    # without the old pass, the same exchange on the holder's turn is legal
-    replay(_with(new, 2, {"seat": 1, "type": "exchange", "card": "7H"}))
+
+
+def test_an_exchange_after_the_first_lead_is_refused():
+    # RULES.md §5.4, §14: before any declare or play, even on the holder's own turn
+    new = _new_form(1, plays=1)  # seat 0 led; seat 1, the holder, is to act
+    late = _with(new, 2, {"seat": 1, "type": "exchange", "card": "7H"})
+    with pytest.raises(RecordRuleError, match="deal 0, action 2: seat 1: exchange: only before"):
+        replay(late)
 
 
 def test_a_pass_elsewhere_in_the_card_play_is_still_refused():

@@ -88,6 +88,8 @@ class Rules(ABC):
     fixed: ClassVar[dict[str, Any]] = {}  # options the variant fixes
     targets: ClassVar[tuple[Any, ...]] = ()
     overtake_plain: ClassVar[bool] = False
+    # each deal is a whole game, scored, rated and awarded when it ends (the duel): no match
+    deal_is_game: ClassVar[bool] = False
     partner_exception: ClassVar[bool] = True
     # The declarations' comparison of §1.3: "unified" (one side scores them all, its cards are
     # shown after trick 1) or "bulgarian" (``declaration_sides``; the bots read it too).
@@ -367,6 +369,11 @@ class Rules(ABC):
     def view_fields(self, state: State) -> dict[str, Any]:
         """The variant's own public fields of the common view (views.py), after the shared
         ones; the same keys all game long."""
+        return {}
+
+    def replay_fields(self, state: State) -> dict[str, Any]:
+        """The cards a replay of a finished deal shows beyond the hands (app/players/frames.py):
+        the duel's face-down piles, the bela talons and the bela-3p discard."""
         return {}
 
     # ----- shared bidding helpers ---------------------------------------------

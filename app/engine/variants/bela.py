@@ -112,12 +112,14 @@ class BelaRules(Rules):
         return _pick_up_talons(state)
 
     # ----- the seven exchange (2 players, §5.4, §12, §14) and the discard (3 players) -----
-    # The holder of the trump seven may exchange it from the end of the bidding until his own
-    # first ``declare`` or ``play``: on his turn, or out of turn before anyone's ``declare`` or
-    # ``play``.  Declining writes nothing: the holder simply declares or plays.
+    # The holder of the trump seven may exchange it from the end of the bidding until the
+    # first ``declare`` or ``play`` of either player (§5.4, §14): on his turn, or out of turn
+    # while the leader thinks.  Declining writes nothing: the holder simply lets the play
+    # begin, and the first declare or play closes the exchange (game.py clears
+    # ``state.exchange_seat`` then).
     def exchange_actions(self, state: State, seat: int) -> list[Action]:
         assert state.contract is not None
-        if seat != state.to_act and any(state.declared):
+        if any(state.declared):
             return []
         return [Exchange(state.contract.trump * 8 + R7)]
 
@@ -166,6 +168,12 @@ class BelaRules(Rules):
         ]
 
     # ----- the view --------------------------------------------------------------------
+    def replay_fields(self, state: State) -> dict[str, Any]:
+        fields: dict[str, Any] = {"talons": [format_mask(t) for t in state.talons]}
+        if state.discard:
+            fields["discard"] = format_mask(state.discard)
+        return fields
+
     def view_fields(self, state: State) -> dict[str, Any]:
         return {
             "talon_counts": [t.bit_count() for t in state.talons],
@@ -222,9 +230,9 @@ def _exchange_holder(state: State) -> int:
 def _why_no_exchange(state: State, seat: int) -> str:
     if state.exchanged >= 0:
         return "exchange: the seven was already exchanged"
-    if state.exchange_seat != seat:
-        return "exchange: only the holder of the trump seven among his first six cards"
-    return "exchange: not your turn, and the card play has begun"
+    if any(state.declared) or state.tricks:
+        return "exchange: only before the first declare or play (the card play has begun)"
+    return "exchange: only the holder of the trump seven among his first six cards"
 
 
 def _no_play(action: Action, phase: Phase) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ class DuelRules(Rules):
     player_counts = (2,)
     defaults: ClassVar[dict[str, Any]] = {}
     fixed: ClassVar[dict[str, Any]] = {"declarations": False}
+    deal_is_game: ClassVar[bool] = True
     targets = ()
 
     @property
@@ -139,6 +140,11 @@ class DuelRules(Rules):
         last_deal_recorded: tuple[int, ...] | None = None,
     ) -> int | None:
         raise ValueError("duel has no match: each deal is a game (the deal's outcome decides)")
+
+    def replay_fields(self, state: State) -> dict[str, Any]:
+        return {
+            "down": [[format_card(c) for c in pile if c >= 0] for pile in (state.piles or ((), ()))]
+        }
 
     def next_deal_needs_consent(self, state: State) -> bool:
         """A played deal was a whole game: the next one needs both players' consent (a
