@@ -96,6 +96,10 @@ class Node:
         return f"http://127.0.0.1:{self.port}"
 
     @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
     def log(self) -> Path:
         return self.workdir / f"{self.name}.log"
 

@@ -366,6 +366,10 @@ class Room:
         try:
             return await self.services.writer.submit(Fenced(lease, work))
         except LeaseLost:
+            log.warning(
+                "a write was refused: the room's lease is another process's now",
+                extra=game_fields(self.game_id, event="write_fenced", epoch=lease.epoch),
+            )
             self.moved()
             raise RoomMoved(self.game_id) from None
 
