@@ -1,9 +1,10 @@
 """Scale-out tests: real ``atout serve`` processes sharing PostgreSQL, a real HAProxy in front
 (deploy/haproxy.cfg, rendered by app/bench/cluster.py), real WebSocket clients.
 
-They run in ``make test-db`` (every module is marked ``db``) when ATOUT_DATABASE_URL points at PostgreSQL, and
+They run in ``make test-db`` (their modules are marked ``db``) when ATOUT_DATABASE_URL points at PostgreSQL, and
 skip with a reason on SQLite or without /usr/sbin/haproxy; under CI (``CI=true``) with
-PostgreSQL a missing haproxy fails instead of skipping.
+PostgreSQL a missing haproxy fails instead of skipping. test_sqlite.py is the exception: it
+checks that SQLite refuses a second process, on SQLite, in ``make test``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     elif not Path(HAPROXY).exists() and os.environ.get("CI") != "true":
         reason = f"scale-out needs {HAPROXY} (Debian: apt-get install haproxy)"
     for item in items:
-        if reason is not None and Path(str(item.fspath)).is_relative_to(here):
+        in_here = Path(str(item.fspath)).is_relative_to(here)
+        if reason is not None and in_here and item.get_closest_marker("db") is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
@@ -50,6 +52,9 @@ def make_cluster(migrated_database_url: str, tmp_path: Path) -> Iterator[Callabl
         full_env = {
             "ATOUT_LEASE_SECONDS": LEASE_SECONDS,
             "ATOUT_NEXT_DEAL_SECONDS": "30",
+            # test players move as fast as the server answers
+            "ATOUT_WS_RATE": "500",
+            "ATOUT_WS_BURST": "500",
             **(env or {}),
         }
         cluster = Cluster(

@@ -138,10 +138,12 @@ async def _close_quietly(sock: Socket) -> None:
         pass
 
 
-async def new_friends_table(proxy: Any, variant: str, seed: int) -> Table:
+async def new_friends_table(
+    proxy: Any, variant: str, seed: int, options: dict[str, Any] | None = None
+) -> Table:
     """A friends game of ``variant`` created and filled through the proxy, every seat open."""
     host = await Browser.new(proxy)
-    game_id = await host.create(variant=variant, mode="friends")
+    game_id = await host.create(variant=variant, mode="friends", options=options or {})
     players = [Player(host)]
     status, first = await host.post(f"/api/games/{game_id}/join")
     assert status == 200, first
