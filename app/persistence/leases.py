@@ -28,6 +28,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, text, tuple_, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -92,8 +93,6 @@ async def acquire(
 
     A ``Lease`` when taken, ``Held`` when another process holds it, None when there is no such
     game (the row's foreign key)."""
-    from sqlalchemy.exc import IntegrityError
-
     try:
         async with session.begin():
             epoch = (
