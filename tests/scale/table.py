@@ -139,10 +139,15 @@ async def _close_quietly(sock: Socket) -> None:
 
 
 async def new_friends_table(
-    proxy: Any, variant: str, seed: int, options: dict[str, Any] | None = None
+    proxy: Any,
+    variant: str,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    host: Browser | None = None,
 ) -> Table:
-    """A friends game of ``variant`` created and filled through the proxy, every seat open."""
-    host = await Browser.new(proxy)
+    """A friends game of ``variant`` created (by ``host``, default a new browser) and filled
+    through the proxy, every seat open."""
+    host = host or await Browser.new(proxy)
     game_id = await host.create(variant=variant, mode="friends", options=options or {})
     players = [Player(host)]
     status, first = await host.post(f"/api/games/{game_id}/join")

@@ -27,8 +27,8 @@ async def test_friends_and_computer_games_on_different_processes(
     me = await Browser.new(cluster)
     owners: dict[str, str] = {}
     tables: list[Table] = []
-    for i in range(12):  # until the rooms live on at least two processes
-        table = await new_friends_table(cluster, "classic", seed=i)
+    for i in range(12):  # until this browser's rooms live on at least two processes
+        table = await new_friends_table(cluster, "classic", seed=i, host=me)
         tables.append(table)
         owners[table.game_id] = (await owner_of(migrated_database_url, table.game_id))[0]
         if len(set(owners.values())) >= 2:
