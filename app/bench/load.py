@@ -738,10 +738,12 @@ async def measure_servers(workdir: Path, args: argparse.Namespace) -> dict[str, 
             out[str(n)] = await measure_atout(cluster.base_url, args, pids, stats=False)
         finally:
             await asyncio.to_thread(cluster.stop)
-    if len(counts) >= 2:
-        first, last = out[str(counts[0])], out[str(counts[-1])]
+    if len(set(counts)) >= 2:
+        fewest, most = out[str(min(counts))], out[str(max(counts))]
         out["ratio_moves_per_s"] = (
-            round(last["moves_per_s"] / first["moves_per_s"], 3) if first["moves_per_s"] else None
+            round(most["moves_per_s"] / fewest["moves_per_s"], 3)
+            if fewest["moves_per_s"]
+            else None
         )
     return out
 
