@@ -741,9 +741,7 @@ async def measure_servers(workdir: Path, args: argparse.Namespace) -> dict[str, 
     if len(set(counts)) >= 2:
         fewest, most = out[str(min(counts))], out[str(max(counts))]
         out["ratio_moves_per_s"] = (
-            round(most["moves_per_s"] / fewest["moves_per_s"], 3)
-            if fewest["moves_per_s"]
-            else None
+            round(most["moves_per_s"] / fewest["moves_per_s"], 3) if fewest["moves_per_s"] else None
         )
     return out
 
