@@ -53,7 +53,11 @@ def _error(message: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from app.persistence.db import DatabaseUnavailable, check_database
+    from app.persistence.db import (
+        DatabaseUnavailable,
+        check_database,
+        single_process_lock,
+    )
     from app.settings import get_settings
 
     try:
@@ -69,6 +73,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(check_database(settings.database_url))
+    except DatabaseUnavailable as exc:
+        return _error(str(exc))
+    try:
+        single_process_lock(settings.database_url)
     except DatabaseUnavailable as exc:
         return _error(str(exc))
 

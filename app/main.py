@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -17,6 +17,7 @@ from app import __version__, metrics
 from app.dependencies import engine_of
 from app.logging import configure_logging
 from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
+from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
 from app.web import analysis, pages, players, runtime
 
@@ -85,6 +86,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             return JSONResponse({"status": "error", "database": "unavailable"}, status_code=503)
         return JSONResponse({"status": "ok", "database": "ok"})
+
+    @app.exception_handler(OwnedElsewhere)
+    async def _owned_elsewhere(request: Request, exc: OwnedElsewhere) -> Response:
+        """Another process serves this game (docs/scaling.md): 503 and Retry-After; the proxy
+        or the browser tries again and reaches the owner, or this process once the lease
+        expires."""
+        headers = {"Retry-After": str(exc.retry_after)}
+        message = "this game is served by another process right now; try again"
+        if request.url.path.startswith("/api/"):
+            body = {"error": {"code": "owned_elsewhere", "message": message}}
+            return JSONResponse(body, status_code=503, headers=headers)
+        page = (
+            '<!doctype html><meta charset="utf-8">'
+            f'<meta http-equiv="refresh" content="{exc.retry_after}">'
+            f"<title>Atout</title><p>{message}.</p>"
+        )
+        return HTMLResponse(page, status_code=503, headers=headers)
 
     pages.install(app)  # HTML pages (/, /g/{id}, /rules/{variant}) and gzip
     runtime.install(app)  # identity cookie, /api, /ws

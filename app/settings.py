@@ -141,6 +141,19 @@ class Settings(BaseSettings):
     spectators_default: bool = Field(
         default=True, description="Whether new rooms accept spectators unless the host says no."
     )
+    node_id: str = Field(
+        default="",
+        max_length=64,
+        description="This process's name in the room leases (PostgreSQL; docs/scaling.md). "
+        "Empty (the default): hostname:pid:random, new at each start.",
+    )
+    lease_seconds: float = Field(
+        default=5.0,
+        ge=0.5,
+        le=300.0,
+        description="PostgreSQL: how long a room's lease lasts without renewal; after a "
+        "process dies its rooms move to another process this long after its last renewal.",
+    )
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -307,6 +307,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
                 "ATOUT_BOT_DELAY_MS": "0",
                 "ATOUT_LOG_LEVEL": "INFO",
                 "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+                # PostgreSQL: a restart on the same port is the same node: it takes its room
+                # leases back at once (docs/scaling.md)
+                "ATOUT_NODE_ID": f"live-server-{port}",
                 "PYTHONUNBUFFERED": "1",
                 "PYTHONPATH": os.pathsep.join(
                     p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p

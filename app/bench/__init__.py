@@ -6,8 +6,11 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 
 - ``engine``  ``atout bench engine`` (``make bench``): random full deals and bare playouts per
   second, per variant;
+- ``failover``  ``atout bench failover``: SIGKILLs of a room's owner among several processes
+  behind HAProxy (``cluster`` starts them): moves lost, forks, recovery time;
 - ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
-  the bare FastAPI endpoint it compares with);
+  the bare FastAPI endpoint it compares with; ``--servers 1,2``: through HAProxy onto N
+  processes);
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
 - ``soak``  ``atout bench soak``: hours of tables starting, finishing, leaving and coming back
   (rooms evicted and restored): memory, stalls, move latency, moves lost;
@@ -29,6 +32,7 @@ SubParsers = Any  # argparse._SubParsersAction, which is private
 
 BENCHES: tuple[str, ...] = (
     "app.bench.engine",
+    "app.bench.failover",
     "app.bench.load",
     "app.bench.publish",
     "app.bench.soak",

@@ -78,6 +78,12 @@ def add_bench(bench: SubParsers) -> None:
         help="start the server with ATOUT_GROUP_COMMIT=false",
     )
     p.add_argument("--no-bare", action="store_true", help="skip the bare FastAPI comparison")
+    p.add_argument(
+        "--servers",
+        help="scale-out (docs/scaling.md): comma-separated process counts, e.g. 1,2: for each, "
+        "that many atout serve behind haproxy (deploy/haproxy.cfg) on --database-url "
+        "(PostgreSQL), measured in turn; implies --no-bare",
+    )
     p.add_argument("--setup-concurrency", type=int, default=32, help="tables set up at once")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=cmd_bench_load)
@@ -426,10 +432,13 @@ def _long_match(variant: str) -> dict[str, Any]:
     return {"target": 5000} if variant in ("classic", "coinche") else {}
 
 
-async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) -> dict[str, Any]:
+async def measure_atout(
+    base: str, args: argparse.Namespace, pid: int | list[int] | None, *, stats: bool = True
+) -> dict[str, Any]:
     import httpx
 
     ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+    with_stats = stats
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(1)
@@ -461,9 +470,11 @@ async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) ->
             )
             tasks.append(asyncio.create_task(client.run(game_id, stop)))
     setup_seconds = time.monotonic() - setup_started
-    result = await _window(stats, args, pid, tasks, stop, base + "/api/stats")
+    result = await _window(
+        stats, args, pid, tasks, stop, base + "/api/stats" if with_stats else None
+    )
     result["setup_seconds"] = round(setup_seconds, 1)
-    if pid is not None or args.url:
+    if (pid is not None or args.url) and with_stats:
         with contextlib.suppress(Exception):
             async with httpx.AsyncClient(timeout=10) as http:
                 result["server_stats"] = (await http.get(base + "/api/stats")).json()
@@ -473,7 +484,7 @@ async def measure_atout(base: str, args: argparse.Namespace, pid: int | None) ->
 async def _window(
     stats: Stats,
     args: argparse.Namespace,
-    pid: int | None,
+    pid: int | list[int] | None,
     tasks: list[asyncio.Task[None]],
     stop: asyncio.Event,
     stats_url: str | None = None,
@@ -488,14 +499,16 @@ async def _window(
     gc.disable()
     start = time.monotonic()
     stats.window = (start, start + args.duration)
-    cpu0 = cpu_seconds(pid) if pid else None
+    pids = pid if isinstance(pid, list) else [pid] if pid else []
+    cpu0 = sum(cpu_seconds(p) for p in pids) if pids else None
     own0 = resource.getrusage(resource.RUSAGE_SELF)
     bytes0, messages0 = stats.bytes_in, stats.messages_in
     await asyncio.sleep(args.duration)
     elapsed = time.monotonic() - start
-    cpu1 = cpu_seconds(pid) if pid else None
+    cpu1 = sum(cpu_seconds(p) for p in pids) if pids else None
     own1 = resource.getrusage(resource.RUSAGE_SELF)
-    rss = rss_mib(pid) if pid else None
+    rss_each = [rss_mib(p) for p in pids]
+    rss = (sum(r[0] for r in rss_each), sum(r[1] for r in rss_each)) if pids else None
     server1 = await _server_stats(stats_url)
     gc.enable()
     gc.unfreeze()
@@ -526,6 +539,9 @@ async def _window(
         out["server_window"] = _server_window(server0, server1, elapsed)
     if cpu0 is not None and cpu1 is not None and rss is not None:
         out["server_cpu_cores"] = round((cpu1 - cpu0) / elapsed, 2)
+        out["server_cpu_ms_per_move"] = (
+            round(1000 * (cpu1 - cpu0) / stats.moves, 3) if stats.moves else None
+        )
         out["server_rss_mib"] = round(rss[0], 1)
         out["server_peak_rss_mib"] = round(rss[1], 1)
     return out
@@ -658,6 +674,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     workdir = Path(tempfile.mkdtemp(prefix="atout-bench-"))
     try:
+        if args.servers:
+            results["servers"] = await measure_servers(workdir, args)
+            return results
         if args.url:
             results["atout"] = await measure_atout(args.url.rstrip("/"), args, args.pid)
         else:
@@ -692,6 +711,41 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+async def measure_servers(workdir: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``--servers 1,2``: the same load through haproxy onto 1, then 2 processes."""
+    from app.bench.cluster import Cluster
+    from app.persistence.db import is_sqlite
+
+    if not args.database_url or is_sqlite(args.database_url):
+        raise BenchError("--servers needs --database-url postgresql+asyncpg://...")
+    counts = [int(x) for x in args.servers.split(",") if x.strip()]
+    out: dict[str, Any] = {}
+    for n in counts:
+        cluster = Cluster(
+            workdir / f"servers-{n}",
+            args.database_url,
+            n,
+            env={
+                "ATOUT_LOG_LEVEL": "WARNING",
+                "ATOUT_IDLE_ROOM_SECONDS": "3600",
+                "ATOUT_GROUP_COMMIT": "false" if args.no_group_commit else "true",
+            },
+            check_ms=1000,
+        )
+        await asyncio.to_thread(cluster.start)
+        try:
+            pids = [node.pid for node in cluster.nodes]
+            out[str(n)] = await measure_atout(cluster.base_url, args, pids, stats=False)
+        finally:
+            await asyncio.to_thread(cluster.stop)
+    if len(set(counts)) >= 2:
+        fewest, most = out[str(min(counts))], out[str(max(counts))]
+        out["ratio_moves_per_s"] = (
+            round(most["moves_per_s"] / fewest["moves_per_s"], 3) if fewest["moves_per_s"] else None
+        )
+    return out
+
+
 def machine() -> dict[str, Any]:
     model = ""
     with contextlib.suppress(OSError):
@@ -704,6 +758,7 @@ def machine() -> dict[str, Any]:
         "cpu": model,
         "python": sys.version.split()[0],
         "kernel": os.uname().release,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -711,6 +766,22 @@ def print_results(r: dict[str, Any]) -> None:
     m = r["machine"]
     print(f"machine: {m['cpus']} x {m['cpu']}, Python {m['python']}")
     print(f"tables: {r['tables']} x 4 clients, pace {r['pace_s']} s, variant {r['variant']}")
+    if "servers" in r:
+        print(f"load average before: {m.get('load_average')}")
+        for n, x in r["servers"].items():
+            if n == "ratio_moves_per_s":
+                continue
+            lat = x["latency_ms"]
+            print(
+                f"{n} process(es) behind haproxy: {x['moves_per_s']:9.1f} moves/s  "
+                f"p50 {lat['p50']:7.2f} ms  p99 {lat['p99']:7.2f} ms  "
+                f"server CPU {x.get('server_cpu_cores')} cores, "
+                f"{x.get('server_cpu_ms_per_move')} ms per move  "
+                f"client CPU {x['client_cpu_cores']:.2f}  errors {x.get('errors') or 0}"
+            )
+        if r["servers"].get("ratio_moves_per_s") is not None:
+            print(f"ratio (most / fewest processes): {r['servers']['ratio_moves_per_s']} x")
+        return
     for name in ("atout", "bare"):
         x = r.get(name)
         if not x:

@@ -8,6 +8,7 @@ busy timeout, so that a crash never loses an acknowledged write.
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,37 @@ class Base(DeclarativeBase):
 
 class DatabaseUnavailable(RuntimeError):
     """The database cannot be used. ``str(exc)`` is one line meant for a human."""
+
+
+_LOCKS: list[Any] = []  # the lock files held for the life of the process
+
+
+def single_process_lock(url: str | URL) -> Path | None:
+    """SQLite is one server process's: hold an exclusive ``flock`` on ``<file>.lock`` beside
+    the database for the life of this process. Raises ``DatabaseUnavailable`` (one line) if
+    another process holds it. Returns the lock file (None for PostgreSQL, or in-memory)."""
+    import fcntl
+
+    path = sqlite_file(url)
+    if path is None:
+        return None
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(lock, "a+")  # noqa: SIM115 - kept open on purpose: the lock lives with it
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DatabaseUnavailable(
+            f"another atout server already uses {path} (SQLite serves one process; "
+            "use PostgreSQL for several, docs/scaling.md)"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    _LOCKS.append(handle)
+    return lock
 
 
 def describe_url(url: str | URL) -> str:

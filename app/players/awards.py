@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -271,6 +271,15 @@ class LevelCache:
         self.sessionmaker = sessionmaker
         self.size = size
         self._levels: OrderedDict[int, int] = OrderedDict()
+        # told the identities whose XP changed here (app/web/runtime.py: the other processes)
+        self.changed: Callable[[list[int]], None] | None = None
+
+    def drop(self, identity_ids: Iterable[int]) -> None:
+        for identity_id in identity_ids:
+            self._levels.pop(identity_id, None)
+
+    def clear(self) -> None:
+        self._levels.clear()
 
     def get(self, identity_id: int | None) -> int | None:
         if identity_id is None:
@@ -341,6 +350,8 @@ class Awards:
             return
         for identity_id, xp in result.xp.items():
             self.levels.set_xp(identity_id, xp)
+        if self.levels.changed is not None and result.xp:
+            self.levels.changed(list(result.xp))
         log.info(
             "xp awarded",
             extra=game_fields(

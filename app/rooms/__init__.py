@@ -4,7 +4,7 @@ Dependencies point inward: app/web uses this package; this package uses the engi
 entry point and app/persistence.
 """
 
-from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.errors import CommandError, OwnedElsewhere, RoomClosed, RoomMoved
 from app.rooms.manager import GameSpec, RoomManager, SeatSpec
 from app.rooms.model import JoinResult, Listener, Mode, Status
 from app.rooms.room import Room
@@ -16,7 +16,9 @@ __all__ = [
     "Listener",
     "Mode",
     "Room",
+    "OwnedElsewhere",
     "RoomClosed",
+    "RoomMoved",
     "RoomManager",
     "SeatSpec",
     "Status",

@@ -119,7 +119,7 @@ class Chat:
         name = room.seats[seat].name if seat is not None else getattr(listener, "name", None)
         now = datetime.now(UTC)
         try:
-            stored = await room.services.writer.submit(
+            stored = await room.store(
                 repo.insert_chat(room.game_id, seat, listener.identity_id, name, kind, text, now)
             )
         except Exception:
@@ -152,7 +152,7 @@ class Chat:
             raise CommandError("not_host", "only the host may change the chat's settings")
         was_on = self.is_on()
         stored = {**room.settings, "chat": chat, "spectator_chat": spectator_chat}
-        await room.services.writer.submit(repo.save_seats(room.game_id, [], settings=stored))
+        await room.store(repo.save_seats(room.game_id, [], settings=stored))
         room.settings = stored
         if msg_id is not None:
             room.send(listener, out.ack(msg_id, room.version))

@@ -250,7 +250,7 @@ class Consents:
         room = self.room
         consents = {"kind": kind, "version": room.version, "seats": sorted(agreed)}
         try:
-            await room.services.writer.submit(repo.save_seats(room.game_id, [], consents=consents))
+            await room.store(repo.save_seats(room.game_id, [], consents=consents))
         except Exception:
             log.exception(
                 "could not store a consent",

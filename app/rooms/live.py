@@ -200,9 +200,7 @@ class Live:
     async def _save_seats(self, seats: list[Any]) -> None:
         room = self.room
         try:
-            await room.services.writer.submit(
-                repo.save_seats(room.game_id, [s.row() for s in seats])
-            )
+            await room.store(repo.save_seats(room.game_id, [s.row() for s in seats]))
         except Exception:
             log.exception(
                 "could not store a seat", extra={"event": "store_failed", "game": room.game_id}
@@ -272,7 +270,7 @@ class Live:
         }
         grace = int(GRACE_SECONDS * 1000)
         deadlines = {seat: max(old.get(seat, ms), now) + grace for seat, ms in fresh.items()}
-        await room.services.writer.submit(
+        await room.store(
             repo.save_seats(room.game_id, [], clock=self.stored(deadlines, room.version))
         )
         self.set(deadlines)

@@ -25,11 +25,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
 from app.logging import game_fields
+from app.persistence import leases
 from app.persistence import repository as repo
+from app.persistence.db import is_sqlite
 from app.persistence.models import utcnow
 from app.persistence.writer import CommitQueue
 from app.rooms.chat import HISTORY as CHAT_HISTORY
-from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.errors import CommandError, OwnedElsewhere, RoomClosed
 from app.rooms.messages import iso_time
 from app.rooms.model import (
     MODES,
@@ -40,7 +42,7 @@ from app.rooms.model import (
     Status,
     deck_strings,
 )
-from app.rooms.room import Room
+from app.rooms.room import CLOSE_MOVED, Room
 from app.settings import Settings
 
 log = logging.getLogger("atout.rooms")
@@ -94,32 +96,58 @@ class RoomManager:
             writer=writer,
             executor=executor,
             create_rematch=self._create_rematch,
+            lost=self._lost,
         )
         self.loads = 0
         self.evictions = 0
+        # PostgreSQL: several processes may serve the same database; each room is loaded only
+        # under its lease (app/persistence/leases.py, docs/scaling.md). SQLite: one process.
+        self.use_leases = not is_sqlite(settings.database_url)
+        self.node_id = settings.node_id or leases.default_node_id()
+        self.lease_seconds = float(settings.lease_seconds)
+        self._renewer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.moves_out = 0  # rooms whose lease was lost
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
         self._evictor = asyncio.create_task(self._evict_loop(), name="atout-evictor")
+        if self.use_leases:
+            self._renewer = asyncio.create_task(self._renew_loop(), name="atout-leases")
+            log.info(
+                "room leases on",
+                extra={"event": "leases", "node": self.node_id, "seconds": self.lease_seconds},
+            )
 
     async def stop(self) -> None:
         """Shutdown: let each room finish its command in progress, then drop it."""
-        if self._evictor is not None:
-            self._evictor.cancel()
-            try:
-                await self._evictor
-            except asyncio.CancelledError:
-                pass
+        for task in (self._evictor, self._renewer):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
         rooms, self.rooms = list(self.rooms.values()), {}
         for room in rooms:
             try:
                 await asyncio.wait_for(room.close(reason="server shutting down"), 10)
             except Exception:
                 log.exception("room did not close", extra=game_fields(room.game_id))
+        await self._release([room for room in rooms])
+
+    def idle_seconds(self) -> float:
+        """How long a room with nobody connected stays in memory. With leases, at most two
+        leases: a room whose players now reach another process (the proxy's choice changed,
+        a process came back) is handed over soon after they leave this one."""
+        idle = float(self.settings.idle_room_seconds)
+        if self.use_leases:
+            idle = min(idle, max(2.0, 2 * self.lease_seconds))
+        return idle
 
     async def _evict_loop(self) -> None:
-        idle = float(self.settings.idle_room_seconds)
+        idle = self.idle_seconds()
         period = max(0.2, min(30.0, idle / 4))
         while True:
             await asyncio.sleep(period)
@@ -134,8 +162,53 @@ class RoomManager:
         if self.rooms.get(room.game_id) is room:
             del self.rooms[room.game_id]
         await room.close(reason="idle")
+        await self._release([room])
         self.evictions += 1
         log.info("room left memory", extra=game_fields(room.game_id, event="room_evicted"))
+
+    # ------------------------------------------------------------------ leases
+
+    async def _renew_loop(self) -> None:
+        """Renew the leases of the rooms in memory, three times per lease; a lease found taken
+        (this process was frozen or cut off past its expiry) closes its room (``Room.moved``)."""
+        period = self.lease_seconds / 3
+        while True:
+            await asyncio.sleep(period)
+            held = [room for room in self.rooms.values() if room.lease is not None]
+            if not held:
+                continue
+            try:
+                async with self.sessionmaker() as session:
+                    kept = await leases.renew(
+                        session, self.node_id, [r.lease for r in held if r.lease is not None]
+                    )
+            except Exception:
+                log.warning("could not renew the room leases", exc_info=True)
+                continue
+            for room in held:
+                if room.game_id not in kept and room.lease is not None:
+                    room.moved()
+
+    def _lost(self, room: Room) -> None:
+        """A room lost its lease (Room.moved): drop it and finish closing it."""
+        if self.rooms.get(room.game_id) is room:
+            del self.rooms[room.game_id]
+        self.moves_out += 1
+        task = asyncio.create_task(room.close(code=CLOSE_MOVED, reason="moved: reconnect"))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _release(self, rooms: list[Room]) -> None:
+        held = [room.lease for room in rooms if room.lease is not None]
+        for room in rooms:
+            room.lease = None
+        if not held:
+            return
+        try:
+            async with self.sessionmaker() as session:
+                await leases.release(session, self.node_id, held)
+        except Exception:
+            log.warning("could not release room leases (they expire)", exc_info=True)
 
     # ------------------------------------------------------------------ rooms
 
@@ -154,12 +227,36 @@ class RoomManager:
         return await asyncio.shield(task)
 
     async def _load(self, game_id: str) -> Room | None:
+        lease: leases.Lease | None = None
+        if self.use_leases:
+            async with self.sessionmaker() as session:
+                got = await leases.acquire(session, game_id, self.node_id, self.lease_seconds)
+            if got is None:
+                return None
+            if isinstance(got, leases.Held):
+                log.info(
+                    "room owned by another process",
+                    extra=game_fields(game_id, event="owned_elsewhere", owner=got.owner),
+                )
+                raise OwnedElsewhere(game_id, got.retry_after)
+            lease = got
+        try:
+            room = await self._restore(game_id, lease)
+        except BaseException:
+            if lease is not None:
+                async with self.sessionmaker() as session:
+                    await leases.release(session, self.node_id, [lease])
+            raise
+        return room
+
+    async def _restore(self, game_id: str, lease: leases.Lease | None) -> Room | None:
         async with self.sessionmaker() as session:
             stored = await repo.load_game(session, game_id)
             chat = await repo.load_chat(session, game_id, CHAT_HISTORY) if stored else []
         if stored is None:
             return None
         room = Room.from_stored(self.services, stored)
+        room.lease = lease  # before after_load: its writes are fenced too
         room.chat.restore(chat)
         if self.services.levels is not None:  # level badges of the seats (app/players)
             await self.services.levels.ensure(s.identity_id for s in room.seats)
@@ -168,7 +265,12 @@ class RoomManager:
         self.loads += 1
         log.info(
             "room restored",
-            extra=game_fields(game_id, event="room_loaded", version=room.version),
+            extra=game_fields(
+                game_id,
+                event="room_loaded",
+                version=room.version,
+                epoch=lease.epoch if lease is not None else None,
+            ),
         )
         return room
 
@@ -290,8 +392,13 @@ class RoomManager:
         }
         await self.writer.submit(repo.insert_game(game_values, [s.row() for s in new_seats], deal))
         room.created_at = room.updated_at = utcnow()
-        self.rooms[game_id] = room
-        room.live.rearm()
+        if self.use_leases:
+            # the process the proxy sends this game's requests to loads it, under its lease:
+            # this one (any process: a new game has no id yet) keeps nothing in memory
+            room.closed = True
+        else:
+            self.rooms[game_id] = room
+            room.live.rearm()
         log.info(
             "game created",
             extra=game_fields(game_id, event="game_created", variant=room.variant, mode=spec.mode),

@@ -114,6 +114,8 @@ class RoomServices:
     # the player side (app/players): XP and ratings when a match ends, level badges
     awards: Any = None  # app.players.awards.Awards
     levels: Any = None  # app.players.awards.LevelCache
+    # the manager's hook for a room that lost its lease (Room.moved)
+    lost: Callable[[Room], None] | None = None
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"

@@ -62,11 +62,12 @@ from app.engine.record import (
 )
 from app.logging import game_fields
 from app.persistence import repository as repo
+from app.persistence.leases import Fenced, Lease, LeaseLost
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import Chat
 from app.rooms.consents import Consents
-from app.rooms.errors import CommandError, RoomClosed
+from app.rooms.errors import CommandError, RoomClosed, RoomMoved
 from app.rooms.live import Live
 from app.rooms.model import (
     MODES,
@@ -85,6 +86,7 @@ from app.rooms.seating import Seating
 
 log = logging.getLogger("atout.rooms")
 
+CLOSE_MOVED = 4001  # docs/protocol.md: the room moved to another process; reconnect
 CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
 WAITING, PLAYING, FINISHED = Status.WAITING, Status.PLAYING, Status.FINISHED
 _ENGINE_ACTIONS = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
@@ -144,6 +146,8 @@ class Room:
         self.bots = BotDriver(self)
         self.live = Live(self)
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
+        # PostgreSQL: this process's lease of the room; every write is fenced by it (leases.py)
+        self.lease: Lease | None = None
         self.chat = Chat(self)
 
     # ------------------------------------------------------------------ construction
@@ -203,9 +207,9 @@ class Room:
             if awards is not None and state.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):
                 award = await awards.prepare(self, state, live=False)  # a no-op once awarded
                 if award is not None:
-                    awards.committed(await self.services.writer.submit(award))
+                    awards.committed(await self.store(award))
             if state.phase is Phase.MATCH_OVER and self.status != FINISHED:
-                await self.services.writer.submit(
+                await self.store(
                     repo.record_step(self.game_id, status=FINISHED.value, scores=list(state.scores))
                 )
                 self.status = FINISHED
@@ -348,6 +352,43 @@ class Room:
                 "meta": meta,
             }
         return dump(self.state, include_current=False, meta=meta, by=self.by)
+
+    # ------------------------------------------------------------------ storing
+
+    async def store(self, work: Any) -> Any:
+        """Commit one write of this room (the group-commit writer); with a lease, fenced: if the
+        lease is no longer ours nothing is committed, the room closes (``moved``) and
+        ``RoomMoved`` is raised, so no acknowledgement is ever sent for it."""
+        lease = self.lease
+        if lease is None:
+            return await self.services.writer.submit(work)
+        try:
+            return await self.services.writer.submit(Fenced(lease, work))
+        except LeaseLost:
+            log.warning(
+                "a write was refused: the room's lease is another process's now",
+                extra=game_fields(self.game_id, event="write_fenced", epoch=lease.epoch),
+            )
+            self.moved()
+            raise RoomMoved(self.game_id) from None
+
+    def moved(self) -> None:
+        """The lease is lost: refuse every command, close the sockets with ``CLOSE_MOVED`` (the
+        clients reconnect, through the proxy, to the new owner), stop bots and clocks."""
+        if self.lease is None:
+            return
+        log.warning(
+            "room lease lost: the room moved to another process",
+            extra=game_fields(self.game_id, event="lease_lost", epoch=self.lease.epoch),
+        )
+        self.lease = None
+        self.closed = True
+        for listener in list(self.listeners):
+            listener.close(CLOSE_MOVED, "moved: reconnect")
+        self.listeners.clear()
+        lost = self.services.lost
+        if lost is not None:
+            lost(self)
 
     # ------------------------------------------------------------------ publishing
 
@@ -600,7 +641,9 @@ class Room:
         if award is not None:
             work = then(work, award)
         try:
-            done = await self.services.writer.submit(work)
+            done = await self.store(work)
+        except RoomMoved:
+            raise
         except Exception:
             log.exception(
                 "could not store an action",
@@ -643,7 +686,7 @@ class Room:
         deadlines = self.live.plan(new_state)
         clock = self.live.stored(deadlines, self.version + 1)
         values: dict[str, Any] = {"clock": clock} if clock is not None else {}
-        await self.services.writer.submit(repo.record_step(self.game_id, deals=[deal], **values))
+        await self.store(repo.record_step(self.game_id, deals=[deal], **values))
         self.deals += 1
         self.consents.clear()
         self.consents.stop_countdown()
@@ -695,9 +738,7 @@ class Room:
                 bots = [s for s in self.seats if s.kind == "bot"]
                 for s in bots:
                     s.level = level
-                await self.services.writer.submit(
-                    repo.save_seats(self.game_id, [s.row() for s in bots])
-                )
+                await self.store(repo.save_seats(self.game_id, [s.row() for s in bots]))
                 if msg_id is not None:
                     self.send(listener, out.ack(msg_id, self.version))
                 self.broadcast_room()

@@ -137,9 +137,7 @@ class Seating:
             sa.level, sb.level = sb.level, sa.level
             sa.name, sb.name = sb.name, sa.name
             changed[a], changed[b] = sa, sb
-        await room.services.writer.submit(
-            repo.save_seats(room.game_id, [s.row() for s in changed.values()])
-        )
+        await room.store(repo.save_seats(room.game_id, [s.row() for s in changed.values()]))
         room.seats = seats
         self.refresh_listener_seats()
         room.publisher.broadcast_room()
@@ -156,9 +154,7 @@ class Seating:
             s.identity_id is not None for s in seats if s.kind == "human"
         )
         if not start:
-            await room.services.writer.submit(
-                repo.save_seats(room.game_id, [s.row() for s in changed])
-            )
+            await room.store(repo.save_seats(room.game_id, [s.row() for s in changed]))
             if committed is not None:
                 committed()
             room.seats = seats
@@ -175,7 +171,7 @@ class Seating:
         save = repo.save_seats(
             room.game_id, [s.row() for s in changed], status=Status.PLAYING.value, **values
         )
-        await room.services.writer.submit(then(save, repo.record_step(room.game_id, deals=[deal])))
+        await room.store(then(save, repo.record_step(room.game_id, deals=[deal])))
         if committed is not None:
             committed()
         room.seats = seats
@@ -289,7 +285,7 @@ class Seating:
             if new:
                 player_store.insert_leavers(room.game_id, new)(session)
 
-        await room.services.writer.submit(then(save, remember))
+        await room.store(then(save, remember))
         room.seats = seats
         for seat in held:
             room.live.votes.pop(seat, None)

@@ -80,6 +80,7 @@ class Identities:
         self.writer = writer
         self._cache: OrderedDict[str, tuple[int, str | None, float]] = OrderedDict()
         self._cache_size = cache_size
+        self.notifier: Any = None  # app.persistence.notify.Notifier (PostgreSQL)
 
     async def find(self, token: str | None) -> CurrentIdentity | None:
         """The identity of a presented token, or None (no token, malformed, unknown)."""
@@ -111,10 +112,26 @@ class Identities:
 
     async def rename(self, identity: CurrentIdentity, name: str) -> CurrentIdentity:
         await self.writer.submit(repo.set_identity_name(identity.id, name))
-        for key, (identity_id, _name, touched) in list(self._cache.items()):
-            if identity_id == identity.id:
-                self._cache[key] = (identity_id, name, touched)
+        self.renamed(identity.id, name)
+        if self.notifier is not None:  # the other processes (app/persistence/notify.py)
+            await self.notifier.publish("renamed", [identity.id])
         return CurrentIdentity(identity.id, name)
+
+    def renamed(self, identity_id: int, name: str | None) -> None:
+        """The cached tokens of an identity take its new name."""
+        for key, (cached_id, _name, touched) in list(self._cache.items()):
+            if cached_id == identity_id:
+                self._cache[key] = (cached_id, name, touched)
+
+    async def transferred(self, identity_id: int) -> None:
+        """A transfer code moved this identity to another browser: forget its old token here
+        and in the other processes."""
+        self.forget(identity_id)
+        if self.notifier is not None:
+            await self.notifier.publish("moved", [identity_id])
+
+    def clear(self) -> None:
+        self._cache.clear()
 
     def forget(self, identity_id: int) -> None:
         """Drop the cached tokens of an identity whose token changed (a transfer code moved it

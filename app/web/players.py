@@ -95,7 +95,7 @@ async def claim_transfer_code(
     )
     if identity_id is None:
         raise ApiError(404, "invalid_code", "this code is unknown, expired or already used")
-    identities.forget(identity_id)
+    await identities.transferred(identity_id)  # here and in the other processes
     holder = request.scope.get(SCOPE_KEY)
     if holder is not None:
         holder["token"] = token  # IdentityMiddleware sets the cookie

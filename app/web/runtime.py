@@ -21,8 +21,11 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from fastapi import FastAPI
+from sqlalchemy import select
 
 from app import metrics
+from app.persistence.models import Identity
+from app.persistence.notify import Notifier
 from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
@@ -84,6 +87,9 @@ async def start(app: FastAPI) -> None:
     # deal analyses (app/web/analysis.py) share the bots' pool, a short chunk at a time
     app.state.analyses = Analyses(settings, executor, app.state.sessionmaker, writer)
     metrics.LIVE.manager = rooms
+    app.state.notifier = None
+    if rooms.use_leases:  # several processes: tell each other what changed (docs/scaling.md)
+        app.state.notifier = await _start_notifier(app, rooms)
     app.state.watchdog = asyncio.create_task(metrics.watch_loop(), name="atout-watchdog")
     if settings.gc_schedule:
         stop = asyncio.Event()
@@ -93,7 +99,60 @@ async def start(app: FastAPI) -> None:
         app.state.gc_schedule = (stop, task)
 
 
+async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
+    settings: Settings = app.state.settings
+    identities: Identities = app.state.identities
+    levels: LevelCache = rooms.services.levels
+    notifier = Notifier(settings.database_url)
+
+    async def renamed(ids: list[int]) -> None:
+        async with app.state.sessionmaker() as session:
+            rows = await session.execute(
+                select(Identity.id, Identity.display_name).where(Identity.id.in_(ids))
+            )
+            names = {int(i): n for i, n in rows}
+        for identity_id, name in names.items():
+            identities.renamed(identity_id, name)
+            if name is not None:
+                await rooms.rename(identity_id, name)
+
+    async def moved(ids: list[int]) -> None:
+        for identity_id in ids:
+            identities.forget(identity_id)
+            for room in list(rooms.rooms.values()):
+                for listener in list(room.listeners):
+                    if listener.identity_id == identity_id:
+                        listener.close(ws.CLOSE_POLICY, "this player moved to another browser")
+
+    async def levels_changed(ids: list[int]) -> None:
+        levels.drop(ids)
+        await levels.ensure(ids)
+
+    def reset() -> None:  # notices may have been missed: forget what they would have fixed
+        identities.clear()
+        levels.clear()
+
+    notifier.on("renamed", renamed)
+    notifier.on("moved", moved)
+    notifier.on("levels", levels_changed)
+    notifier.on_reset = reset
+    await notifier.start()
+    identities.notifier = notifier
+    pending: set[asyncio.Task[None]] = set()
+
+    def publish_levels(ids: list[int]) -> None:
+        task = asyncio.create_task(notifier.publish("levels", ids))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    levels.changed = publish_levels
+    return notifier
+
+
 async def stop(app: FastAPI) -> None:
+    notifier: Notifier | None = getattr(app.state, "notifier", None)
+    if notifier is not None:
+        await notifier.stop()
     watchdog: asyncio.Task[None] | None = getattr(app.state, "watchdog", None)
     if watchdog is not None:
         watchdog.cancel()

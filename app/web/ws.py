@@ -23,8 +23,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import metrics
 from app.logging import game_fields
-from app.rooms import CommandError, Room, RoomClosed, RoomManager
+from app.rooms import CommandError, OwnedElsewhere, Room, RoomClosed, RoomManager
 from app.rooms.messages import dumps, error, pong
+from app.rooms.room import CLOSE_MOVED as ROOM_CLOSE_MOVED
 from app.settings import Settings
 from app.web.identity import identity_from_cookie
 from app.web.messages import (
@@ -57,6 +58,9 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_RESTART = 1012
 CLOSE_TRY_LATER = 1013
+# docs/scaling.md: several processes share one database, each room is served by one of them
+CLOSE_MOVED = ROOM_CLOSE_MOVED  # this process lost the room's lease: reconnect (it moved)
+CLOSE_ELSEWHERE = 4002  # another process serves this room: reconnect after a pause
 
 _CLOSE = object()
 
@@ -173,6 +177,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     try:
         joined = await rooms.join(game_id, identity.id, identity.name)
+    except OwnedElsewhere:
+        # no error frame: the client's normal reconnection (with backoff) is the answer
+        await websocket.accept()
+        await websocket.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
+        return
     except CommandError as exc:
         await _refuse(websocket, exc.code, exc.message, CLOSE_TRY_LATER)
         return
@@ -188,7 +197,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     room: Room | None = None
     try:
         for _ in range(3):
-            room = await rooms.get(game_id)
+            try:
+                room = await rooms.get(game_id)
+            except OwnedElsewhere:
+                conn.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
+                break
             if room is None:
                 break
             conn.seats = room.seats_of(identity.id)
@@ -197,7 +210,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 break
             except RoomClosed:
                 room = None
-        if room is None:
+        if conn.closing:
+            pass
+        elif room is None:
             conn.send_json(error("not_found", "no such game"))
             conn.close(CLOSE_POLICY, "no such game")
         else:

@@ -3,6 +3,7 @@
 
 const MAX_DELAY_MS = 8000;
 const PING_MS = 20000;
+const CLOSE_MOVED = 4001;
 
 export class Connection {
   /**
@@ -55,12 +56,15 @@ export class Connection {
       }
       this.handlers.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       clearInterval(this.pinger);
       this.ws = null;
       if (this.closedByUs) return;
       this.handlers.onStatus("closed");
+      // 4001: the room moved to another server process, which already holds it: come back at
+      // once. 4002 (served elsewhere) and the rest: the usual backoff (docs/protocol.md)
+      if (event.code === CLOSE_MOVED) this.attempts = 0;
       this.schedule();
     });
     ws.addEventListener("error", () => {

@@ -51,6 +51,15 @@ async def identities(rooms: RoomManager, count: int) -> list[int]:
     ]
 
 
+async def create(manager: RoomManager, host_id: int, spec: GameSpec) -> Any:
+    """A new game's live room: on PostgreSQL (room leases) the creating call keeps nothing in
+    memory, and the room is loaded, under its lease, by the first access."""
+    created = await manager.create_game(host_id, "Host", spec)
+    room = await manager.get(created.game_id)
+    assert room is not None
+    return room
+
+
 def connect(room: Any, identity_id: int) -> FakeListener:
     listener = FakeListener(identity_id, room.seats_of(identity_id))
     room.attach(listener)
@@ -59,7 +68,7 @@ def connect(room: Any, identity_id: int) -> FakeListener:
 
 async def test_a_room_comes_back_from_its_rows_as_it_was(manager: RoomManager) -> None:
     host_id, guest_id = await identities(manager, 2)
-    room = await manager.create_game(host_id, "Host", GameSpec("duel", None, {}, "friends"))
+    room = await create(manager, host_id, GameSpec("duel", None, {}, "friends"))
     assert room.status is Status.WAITING
     joined = await manager.join(room.game_id, guest_id, "Guest")
     assert joined is not None and joined.seats == (1,) and room.status is Status.PLAYING
@@ -103,7 +112,7 @@ async def test_a_restored_room_waits_for_continue_again(manager: RoomManager) ->
     starts its countdown again."""
     host_id, guest_id = await identities(manager, 2)
     spec = GameSpec("classic", None, {"target": 501}, "friends")
-    room = await manager.create_game(host_id, "Host", spec)
+    room = await create(manager, host_id, spec)
     for identity in (guest_id, *await identities(manager, 2)):
         await manager.join(room.game_id, identity, None)
     assert room.status is Status.PLAYING
@@ -132,7 +141,7 @@ async def test_a_stored_game_with_an_old_exchange_pass_still_loads(manager: Room
     room still loads them (the pass is read as the decline), keeps its version count from the
     rows, and goes on appending after them."""
     host_id, guest_id = await identities(manager, 2)
-    room = await manager.create_game(host_id, "Host", GameSpec("bela", 2, {}, "friends"))
+    room = await create(manager, host_id, GameSpec("bela", 2, {}, "friends"))
     await manager.join(room.game_id, guest_id, "Guest")
     dealer = room.state.dealer
     leader = 1 - dealer

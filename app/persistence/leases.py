@@ -1,0 +1,193 @@
+"""Room leases (PostgreSQL): which process owns a room, fenced by an epoch (docs/scaling.md).
+
+A process holds a room's lease (a ``room_leases`` row: owner, epoch, expiry) before it loads
+the room, renews it while the room is in memory and gives it up when the room leaves memory.
+A lease whose expiry has passed may be taken by anyone, with ``epoch + 1``.
+
+Every write of a room is a ``Fenced`` work: in the same transaction as the write, an UPDATE of
+the lease row where owner and epoch are still the room's. If that UPDATE does not hit the row,
+the process lost the room (frozen past its lease, another process took it over): the
+transaction raises ``LeaseLost`` and nothing of it is committed. Consecutive fenced works of a
+group commit check their leases in one statement, then run as they would unfenced (the
+RecordSteps of many rooms still make one multi-row INSERT); when one lease is lost the shared
+transaction fails, and the writer retries each work alone, so only the fenced-out room's write
+is refused.
+
+Times are the database's (``now()``): the processes' clocks never have to agree.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import socket
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, text, tuple_, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.persistence.models import RoomLease
+
+Work = Any  # a writer work (writer.py)
+
+
+def default_node_id() -> str:
+    """hostname:pid:random, at most 64 characters."""
+    host = socket.gethostname()[:40]
+    return f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class LeaseLost(RuntimeError):
+    """A fenced write was refused: this process no longer owns these rooms."""
+
+    def __init__(self, game_ids: Iterable[str]) -> None:
+        self.game_ids = sorted(set(game_ids))
+        super().__init__(f"lease lost for {', '.join(self.game_ids)}")
+
+
+@dataclass(frozen=True)
+class Lease:
+    game_id: str
+    owner: str
+    epoch: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Held:
+    """The lease is another process's: ``owner`` until about ``retry_after`` seconds."""
+
+    owner: str
+    retry_after: int
+
+
+_ACQUIRE = text(
+    """
+    INSERT INTO room_leases AS l (game_id, owner, epoch, expires_at)
+    VALUES (:game_id, :owner, 1, now() + make_interval(secs => :seconds))
+    ON CONFLICT (game_id) DO UPDATE
+       SET owner = EXCLUDED.owner, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at
+     WHERE l.expires_at < now() OR l.owner = EXCLUDED.owner
+    RETURNING l.epoch
+    """
+)
+
+_HOLDER = text(
+    """
+    SELECT owner, EXTRACT(EPOCH FROM (expires_at - now())) AS remaining
+      FROM room_leases WHERE game_id = :game_id
+    """
+)
+
+
+async def acquire(
+    session: AsyncSession, game_id: str, owner: str, seconds: float
+) -> Lease | Held | None:
+    """Take the lease of ``game_id`` (new, expired or already ours: one statement), committed.
+
+    A ``Lease`` when taken, ``Held`` when another process holds it, None when there is no such
+    game (the row's foreign key)."""
+    try:
+        async with session.begin():
+            epoch = (
+                await session.execute(
+                    _ACQUIRE, {"game_id": game_id, "owner": owner, "seconds": float(seconds)}
+                )
+            ).scalar_one_or_none()
+            if epoch is not None:
+                return Lease(game_id, owner, int(epoch), seconds)
+            row = (await session.execute(_HOLDER, {"game_id": game_id})).one_or_none()
+    except IntegrityError:
+        return None
+    if row is None:  # released and removed meanwhile: try again later
+        return Held("", 1)
+    return Held(str(row.owner), max(1, math.ceil(float(row.remaining or 0))))
+
+
+def _interval(seconds: float) -> Any:
+    return func.now() + timedelta(seconds=seconds)
+
+
+async def renew(session: AsyncSession, owner: str, leases: Sequence[Lease]) -> set[str]:
+    """Extend these leases; the game ids whose lease is still ours (the others are lost)."""
+    if not leases:
+        return set()
+    seconds = leases[0].seconds
+    async with session.begin():
+        rows = await session.execute(
+            update(RoomLease)
+            .where(
+                RoomLease.owner == owner,
+                tuple_(RoomLease.game_id, RoomLease.epoch).in_(
+                    [(lease.game_id, lease.epoch) for lease in leases]
+                ),
+            )
+            .values(expires_at=_interval(seconds))
+            .returning(RoomLease.game_id),
+            execution_options={"synchronize_session": False},
+        )
+        return {str(game_id) for (game_id,) in rows}
+
+
+async def release(session: AsyncSession, owner: str, leases: Sequence[Lease]) -> None:
+    """Give these leases up: expired now, so that any process may take them (epoch + 1)."""
+    if not leases:
+        return
+    async with session.begin():
+        await session.execute(
+            update(RoomLease)
+            .where(
+                RoomLease.owner == owner,
+                tuple_(RoomLease.game_id, RoomLease.epoch).in_(
+                    [(lease.game_id, lease.epoch) for lease in leases]
+                ),
+            )
+            .values(expires_at=func.now() - timedelta(seconds=1)),
+            execution_options={"synchronize_session": False},
+        )
+
+
+def check(session: Session, leases: Sequence[Lease]) -> None:
+    """In a write's transaction: the fence. Every lease must still be ours, at its epoch (and
+    is renewed by the same UPDATE); else ``LeaseLost`` and the transaction rolls back."""
+    wanted = {(lease.game_id, lease.epoch) for lease in leases}
+    owners = {lease.owner for lease in leases}
+    assert len(owners) == 1, "one process, one owner"
+    rows = session.execute(
+        update(RoomLease)
+        .where(
+            RoomLease.owner == next(iter(owners)),
+            tuple_(RoomLease.game_id, RoomLease.epoch).in_(sorted(wanted)),
+        )
+        .values(expires_at=_interval(max(lease.seconds for lease in leases)))
+        .returning(RoomLease.game_id),
+        execution_options={"synchronize_session": False},
+    )
+    kept = {str(game_id) for (game_id,) in rows}
+    lost = {game_id for game_id, _ in wanted} - kept
+    if lost:
+        raise LeaseLost(lost)
+
+
+@dataclass(frozen=True)
+class Fenced:
+    """A room's write, committed only while the room's lease is still this process's."""
+
+    lease: Lease
+    work: Work
+
+    def __call__(self, session: Session) -> Any:
+        return Fenced.write_many(session, [self])[0]
+
+    @staticmethod
+    def write_many(session: Session, items: Sequence[Fenced]) -> list[Any]:
+        from app.persistence.writer import run_works
+
+        check(session, [item.lease for item in items])
+        return run_works(session, [item.work for item in items])

@@ -1,0 +1,141 @@
+"""Cross-process notices (PostgreSQL ``LISTEN/NOTIFY`` through asyncpg; docs/scaling.md).
+
+Each process keeps caches of what other processes may change: the token -> identity cache
+(app/web/identity.py), the XP level badges (app/players/awards.py) and, in its rooms, the
+seats' names. When one process changes such a thing it publishes a notice; every other
+process drops or refreshes what it holds. A notice carries a kind and ids, never game data::
+
+    renamed:12          identity 12 changed its name
+    moved:12            identity 12 went to another browser (a transfer code was claimed)
+    levels:12,40        these identities' XP changed (a match ended)
+
+A process never handles its own notices (it already did the work). If the listening
+connection drops, the process reconnects and, since it may have missed notices, empties its
+caches (``on_reset``). SQLite has one process: there is no Notifier, nothing to tell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+log = logging.getLogger("atout.notify")
+
+CHANNEL = "atout"
+KINDS = ("renamed", "moved", "levels")
+Handler = Callable[[list[int]], Awaitable[None]]
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    url = make_url(database_url).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+def encode(kind: str, ids: Iterable[int]) -> str:
+    return f"{kind}:{','.join(str(int(i)) for i in ids)}"
+
+
+def decode(payload: str) -> tuple[str, list[int]] | None:
+    kind, _, rest = payload.partition(":")
+    if kind not in KINDS:
+        return None
+    try:
+        return kind, [int(x) for x in rest.split(",") if x]
+    except ValueError:
+        return None
+
+
+class Notifier:
+    def __init__(self, database_url: str, *, retry_seconds: float = 1.0) -> None:
+        self.dsn = asyncpg_dsn(database_url)
+        self.retry_seconds = retry_seconds
+        self.handlers: dict[str, Handler] = {}
+        self.on_reset: Callable[[], None] | None = None
+        self._conn: Any = None
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.received = 0
+        self.sent = 0
+
+    def on(self, kind: str, handler: Handler) -> None:
+        assert kind in KINDS
+        self.handlers[kind] = handler
+
+    async def start(self) -> None:
+        """Listen; if the database refuses now, the watcher keeps trying in the background."""
+        try:
+            await self._connect()
+        except Exception:
+            log.warning("no notice connection yet; retrying", exc_info=True)
+        self._task = asyncio.create_task(self._watch(), name="atout-notify")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            await conn.close()
+
+    async def publish(self, kind: str, ids: Iterable[int]) -> None:
+        """Tell the other processes; a failure is logged, never raised (their caches then
+        catch up when they reconnect, or when the entry is reloaded)."""
+        payload = encode(kind, ids)
+        try:
+            async with self._lock:
+                if self._conn is None or self._conn.is_closed():
+                    raise ConnectionError("no notice connection")
+                await self._conn.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+            self.sent += 1
+        except Exception:
+            log.warning("could not publish a notice", extra={"notice": payload}, exc_info=True)
+
+    async def _connect(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.dsn, timeout=10)
+        await conn.add_listener(CHANNEL, self._received)
+        self._conn = conn
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.retry_seconds)
+            if self._conn is not None and not self._conn.is_closed():
+                continue
+            try:
+                await self._connect()
+            except Exception:
+                log.warning("notice connection down; retrying", exc_info=True)
+                continue
+            log.info("notice connection back", extra={"event": "notify_reconnected"})
+            if self.on_reset is not None:
+                self.on_reset()
+
+    def _received(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        if pid == conn.get_server_pid():
+            return  # our own
+        notice = decode(payload)
+        if notice is None:
+            return
+        kind, ids = notice
+        handler = self.handlers.get(kind)
+        if handler is None:
+            return
+        self.received += 1
+        task = asyncio.create_task(self._handle(handler, ids, payload))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _handle(self, handler: Handler, ids: list[int], payload: str) -> None:
+        try:
+            await handler(ids)
+        except Exception:
+            log.exception("a notice failed", extra={"notice": payload})

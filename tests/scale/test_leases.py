@@ -1,0 +1,161 @@
+"""Room leases in process: two RoomManagers (two "processes") on one PostgreSQL database.
+
+The fence is checked directly here: a room whose lease was taken over cannot commit, even in
+a group-commit batch shared with another room, whose write is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from app.engine import action_to_json, current_player, legal_actions
+from app.persistence import repository as repo
+from app.persistence.db import create_engine_from_url, create_sessionmaker
+from app.persistence.leases import Fenced, LeaseLost
+from app.persistence.writer import CommitQueue
+from app.rooms import GameSpec, OwnedElsewhere, RoomManager, RoomMoved
+from app.rooms.room import CLOSE_MOVED
+from tests.rooms.harness import FakeListener, act, settings
+
+pytestmark = pytest.mark.db
+
+
+class Process:
+    def __init__(self, url: str, name: str) -> None:
+        self.engine = create_engine_from_url(url)
+        self.writer = CommitQueue(self.engine)
+        self.rooms = RoomManager(
+            settings(database_url=url, node_id=name, lease_seconds=30),
+            create_sessionmaker(self.engine),
+            self.writer,
+            None,
+        )
+
+    async def close(self) -> None:
+        await self.rooms.stop()
+        await self.writer.close()
+        await self.engine.dispose()
+
+
+@pytest.fixture
+async def two(migrated_database_url: str) -> AsyncIterator[tuple[Process, Process]]:
+    a, b = Process(migrated_database_url, "node-a"), Process(migrated_database_url, "node-b")
+    await a.writer.start()
+    await b.writer.start()
+    try:
+        yield a, b
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def expire(process: Process, game_id: str) -> None:
+    """The lease runs out (its holder was frozen, or cut off from the database)."""
+    async with process.rooms.sessionmaker() as session, session.begin():
+        await session.execute(
+            text(
+                "UPDATE room_leases SET expires_at = now() - interval '1 second' WHERE game_id = :g"
+            ),
+            {"g": game_id},
+        )
+
+
+async def duel(process: Process) -> tuple[str, int, int]:
+    ids = [
+        await process.writer.submit(repo.insert_identity(repo.hash_token(f"t-{random.random()}")))
+        for _ in range(2)
+    ]
+    created = await process.rooms.create_game(ids[0], "A", GameSpec("duel", None, {}, "friends"))
+    assert created.game_id not in process.rooms.rooms  # loaded by the first access, leased
+    joined = await process.rooms.join(created.game_id, ids[1], "B")
+    assert joined is not None
+    return created.game_id, ids[0], ids[1]
+
+
+async def test_one_owner_then_a_takeover_fences_the_old_one(two: tuple[Process, Process]) -> None:
+    a, b = two
+    game_id, first, second = await duel(a)
+    room = await a.rooms.get(game_id)
+    assert room is not None and room.lease is not None and room.lease.epoch == 1
+    with pytest.raises(OwnedElsewhere) as refused:
+        await b.rooms.get(game_id)  # a live owner: b never loads a copy
+    assert refused.value.retry_after >= 1 and game_id not in b.rooms.rooms
+
+    listeners = {i: FakeListener(i, room.seats_of(i)) for i in (first, second)}
+    for listener in listeners.values():
+        room.attach(listener)
+    seat = current_player(room.state)
+    mover = listeners[room.seats[seat].identity_id]
+    move = action_to_json(random.Random(2).choice(legal_actions(room.state)))
+    await act(room, mover, "ok-1", room.version, move)
+    assert mover.last("ack")["id"] == "ok-1"
+
+    await expire(a, game_id)
+    taken = await b.rooms.get(game_id)  # epoch + 1, the record replayed with the acked move
+    assert taken is not None and taken.lease is not None and taken.lease.epoch == 2
+    assert taken.version == room.version
+
+    seat = current_player(room.state)
+    mover = listeners[room.seats[seat].identity_id]
+    mover.new()
+    move = action_to_json(random.Random(3).choice(legal_actions(room.state)))
+    with pytest.raises(RoomMoved):
+        await room.execute(seat, _parsed(move), room.version, "fenced-1", mover)
+    assert not [m for m in mover.new() if m["type"] == "ack"]
+    assert all(
+        listener.closed == (CLOSE_MOVED, "moved: reconnect") for listener in listeners.values()
+    )
+    assert room.closed and game_id not in a.rooms.rooms
+    async with a.rooms.sessionmaker() as session:
+        stored = await repo.load_game(session, game_id)
+    assert stored is not None and "fenced-1" not in {x.client_id for x in stored.actions}
+    assert len(stored.deals) + len(stored.actions) == taken.version
+
+
+async def test_a_fenced_write_fails_alone_in_a_shared_batch(two: tuple[Process, Process]) -> None:
+    a, b = two
+    kept_id, *_ = await duel(a)
+    lost_id, *_ = await duel(a)
+    kept, lost = await a.rooms.get(kept_id), await a.rooms.get(lost_id)
+    assert kept is not None and lost is not None
+    assert kept.lease is not None and lost.lease is not None
+    await expire(a, lost_id)
+    assert await b.rooms.get(lost_id) is not None
+
+    # two rooms' writes queued together: one transaction first, then each alone
+    good = Fenced(kept.lease, repo.save_seats(kept_id, [], settings={"chat": False}))
+    bad = Fenced(lost.lease, repo.save_seats(lost_id, [], settings={"chat": False}))
+    results = await asyncio.gather(
+        a.writer.submit(good), a.writer.submit(bad), return_exceptions=True
+    )
+    assert results[0] is None and isinstance(results[1], LeaseLost)
+    assert a.writer.stats.retried >= 2
+    async with a.rooms.sessionmaker() as session:
+        kept_row = await repo.load_game(session, kept_id)
+        lost_row = await repo.load_game(session, lost_id)
+    assert kept_row is not None and kept_row.game.settings == {"chat": False}
+    assert lost_row is not None and lost_row.game.settings != {"chat": False}
+
+
+async def test_eviction_releases_the_lease(two: tuple[Process, Process]) -> None:
+    a, b = two
+    game_id, *_ = await duel(a)
+    room = await a.rooms.get(game_id)
+    assert room is not None
+    await a.rooms.evict(room)
+    again = await b.rooms.get(game_id)  # at once: no need to wait for the expiry
+    assert again is not None and again.lease is not None and again.lease.epoch == 2
+
+
+def _parsed(action: dict[str, Any]) -> Any:
+    from app.web.messages import parse_incoming
+
+    message = {"type": "action", "id": "x", "version": 0, "action": action}
+    return parse_incoming(json.dumps(message)).action
