@@ -14,10 +14,21 @@ transaction fails, and the writer retries each work alone, so only the fenced-ou
 is refused.
 
 Times are the database's (``now()``): the processes' clocks never have to agree.
+
+A process that dies does not have to wait out its leases: each process holds, for its whole
+life, a session-level advisory lock named after its node id (``Liveness``, on a connection of
+its own). PostgreSQL drops it the moment that connection dies with the process, so a lease
+whose owner holds no such lock may be taken at once. A frozen process (SIGSTOP) keeps its
+connection and its lock: its leases are taken only once expired, and the fence refuses its
+late writes. Should the lock be lost while the process lives (its connection cut), others may
+take its leases early; the fence makes that safe, at the cost of its rooms reconnecting.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
 import os
 import secrets
@@ -35,6 +46,7 @@ from sqlalchemy.orm import Session
 from app.persistence.models import RoomLease
 
 Work = Any  # a writer work (writer.py)
+log = logging.getLogger("atout.leases")
 
 
 def default_node_id() -> str:
@@ -67,13 +79,20 @@ class Held:
     retry_after: int
 
 
+LIVENESS_NAMESPACE = 0x41544F55  # "ATOU": the first key of the processes' advisory locks
+
 _ACQUIRE = text(
-    """
+    f"""
     INSERT INTO room_leases AS l (game_id, owner, epoch, expires_at)
     VALUES (:game_id, :owner, 1, now() + make_interval(secs => :seconds))
     ON CONFLICT (game_id) DO UPDATE
        SET owner = EXCLUDED.owner, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at
      WHERE l.expires_at < now() OR l.owner = EXCLUDED.owner
+        OR NOT EXISTS (  -- the owner's process is gone: its liveness lock went with it
+            SELECT 1 FROM pg_locks
+             WHERE locktype = 'advisory' AND granted AND objsubid = 2
+               AND classid = {LIVENESS_NAMESPACE}
+               AND objid = (hashtext(l.owner)::bigint & 4294967295)::oid)
     RETURNING l.epoch
     """
 )
@@ -191,3 +210,62 @@ class Fenced:
 
         check(session, [item.lease for item in items])
         return run_works(session, [item.work for item in items])
+
+
+class Liveness:
+    """This process's liveness lock (see the module's doc): a session-level advisory lock
+    ``(LIVENESS_NAMESPACE, hashtext(node_id))`` on a connection of its own, taken again if that
+    connection drops. Two node ids with the same hash only make a dead owner look alive: its
+    leases are then taken when they expire, as without the lock."""
+
+    def __init__(self, dsn: str, node_id: str, *, retry_seconds: float = 1.0) -> None:
+        self.dsn, self.node_id, self.retry_seconds = dsn, node_id, retry_seconds
+        self.held = False
+        self._conn: Any = None
+        self._task: Any = None
+
+    async def start(self) -> None:
+        await self._take()
+        self._task = asyncio.create_task(self._watch(), name="atout-liveness")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        conn, self._conn, self.held = self._conn, None, False
+        if conn is not None and not conn.is_closed():
+            await conn.close()  # the lock goes with the session
+
+    async def _take(self) -> None:
+        import asyncpg
+
+        try:
+            conn = await asyncpg.connect(self.dsn, timeout=10)
+            self.held = bool(
+                await conn.fetchval(
+                    "SELECT pg_try_advisory_lock($1, hashtext($2))",
+                    LIVENESS_NAMESPACE,
+                    self.node_id,
+                )
+            )
+            self._conn = conn
+        except Exception:
+            self.held = False
+            log.warning("no liveness lock yet; retrying", exc_info=True)
+            return
+        if not self.held:
+            log.warning(
+                "another live process holds this node's liveness lock",
+                extra={"event": "liveness_busy", "node": self.node_id},
+            )
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.retry_seconds)
+            conn = self._conn
+            if conn is not None and not conn.is_closed() and self.held:
+                continue
+            if conn is not None and not conn.is_closed():
+                await conn.close()
+            await self._take()

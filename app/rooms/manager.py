@@ -106,6 +106,7 @@ class RoomManager:
         self.node_id = settings.node_id or leases.default_node_id()
         self.lease_seconds = float(settings.lease_seconds)
         self._renewer: asyncio.Task[None] | None = None
+        self.liveness: leases.Liveness | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.moves_out = 0  # rooms whose lease was lost
 
@@ -114,6 +115,11 @@ class RoomManager:
     async def start(self) -> None:
         self._evictor = asyncio.create_task(self._evict_loop(), name="atout-evictor")
         if self.use_leases:
+            from app.persistence.notify import asyncpg_dsn
+
+            # held for the process's life: its leases may be taken at once when it dies
+            self.liveness = leases.Liveness(asyncpg_dsn(self.settings.database_url), self.node_id)
+            await self.liveness.start()
             self._renewer = asyncio.create_task(self._renew_loop(), name="atout-leases")
             log.info(
                 "room leases on",
@@ -136,6 +142,8 @@ class RoomManager:
             except Exception:
                 log.exception("room did not close", extra=game_fields(room.game_id))
         await self._release([room for room in rooms])
+        if self.liveness is not None:
+            await self.liveness.stop()
 
     def idle_seconds(self) -> float:
         """How long a room with nobody connected stays in memory. With leases, at most two

@@ -81,6 +81,23 @@ async def test_the_owner_is_killed_and_the_table_goes_on(
     await check_history(migrated_database_url, table)
 
 
+async def test_a_killed_owner_is_replaced_long_before_its_lease_runs_out(
+    make_cluster: Any, migrated_database_url: str
+) -> None:
+    """With 30 s leases, a SIGKILLed owner's table still goes on within 5 s: its liveness
+    lock ended with its connection, so a live process takes the lease at once."""
+    cluster = make_cluster(3, env={"ATOUT_LEASE_SECONDS": "30"})
+    table = await new_friends_table(cluster, "classic", seed=77)
+    await table.play(6)
+    owner, epoch = await owner_of(migrated_database_url, table.game_id)
+    cluster.node_of(owner).kill()
+    await table.connect_all(within=RECONNECT_WITHIN)
+    await table.play(4)
+    new_owner, new_epoch = await owner_of(migrated_database_url, table.game_id)
+    assert new_owner != owner and new_epoch == epoch + 1
+    await check_history(migrated_database_url, table)
+
+
 async def test_split_brain_the_frozen_owner_commits_nothing(
     make_cluster: Any, migrated_database_url: str
 ) -> None:

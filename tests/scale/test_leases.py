@@ -49,6 +49,8 @@ async def two(migrated_database_url: str) -> AsyncIterator[tuple[Process, Proces
     a, b = Process(migrated_database_url, "node-a"), Process(migrated_database_url, "node-b")
     await a.writer.start()
     await b.writer.start()
+    await a.rooms.start()  # each holds its liveness lock, as a running server does
+    await b.rooms.start()
     try:
         yield a, b
     finally:
@@ -117,6 +119,23 @@ async def test_one_owner_then_a_takeover_fences_the_old_one(two: tuple[Process, 
         stored = await repo.load_game(session, game_id)
     assert stored is not None and "fenced-1" not in {x.client_id for x in stored.actions}
     assert len(stored.deals) + len(stored.actions) == taken.version
+
+
+async def test_a_dead_owners_lease_is_taken_before_it_expires(
+    two: tuple[Process, Process],
+) -> None:
+    """The owner's process is gone (its liveness lock went with its connection): its lease,
+    30 s long, is taken at once, and its late write would be fenced."""
+    a, b = two
+    game_id, _, _ = await duel(a)
+    room = await a.rooms.get(game_id)
+    assert room is not None and room.lease is not None and room.lease.epoch == 1
+    with pytest.raises(OwnedElsewhere):
+        await b.rooms.get(game_id)  # alive: b waits
+    assert a.rooms.liveness is not None and a.rooms.liveness.held
+    await a.rooms.liveness.stop()  # as when the process dies: the session and its lock end
+    taken = await b.rooms.get(game_id)
+    assert taken is not None and taken.lease is not None and taken.lease.epoch == 2
 
 
 async def test_a_fenced_write_fails_alone_in_a_shared_batch(two: tuple[Process, Process]) -> None:
