@@ -8,6 +8,9 @@ process drops or refreshes what it holds. A notice carries a kind and ids, never
     renamed:12          identity 12 changed its name
     moved:12            identity 12 went to another browser (a transfer code was claimed)
     levels:12,40        these identities' XP changed (a match ended)
+    handover:AbC12      a player of game AbC12 reached another process, which refused the
+                        socket (4002): its owner closes the room's sockets (4001) and
+                        releases the lease, so that every player follows the proxy
 
 A process never handles its own notices (it already did the work). If the listening
 connection drops, the process reconnects and, since it may have missed notices, empties its
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -26,8 +30,9 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("atout.notify")
 
 CHANNEL = "atout"
-KINDS = ("renamed", "moved", "levels")
-Handler = Callable[[list[int]], Awaitable[None]]
+KINDS = ("renamed", "moved", "levels", "handover")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+Handler = Callable[[list[Any]], Awaitable[None]]  # ids: ints, or game ids for "handover"
 
 
 def asyncpg_dsn(database_url: str) -> str:
@@ -35,16 +40,21 @@ def asyncpg_dsn(database_url: str) -> str:
     return url.render_as_string(hide_password=False)
 
 
-def encode(kind: str, ids: Iterable[int]) -> str:
+def encode(kind: str, ids: Iterable[Any]) -> str:
+    if kind == "handover":
+        return f"{kind}:{','.join(str(i) for i in ids)}"
     return f"{kind}:{','.join(str(int(i)) for i in ids)}"
 
 
-def decode(payload: str) -> tuple[str, list[int]] | None:
+def decode(payload: str) -> tuple[str, list[Any]] | None:
     kind, _, rest = payload.partition(":")
     if kind not in KINDS:
         return None
+    parts = [x for x in rest.split(",") if x]
+    if kind == "handover":
+        return (kind, parts) if all(GAME_ID.fullmatch(x) for x in parts) else None
     try:
-        return kind, [int(x) for x in rest.split(",") if x]
+        return kind, [int(x) for x in parts]
     except ValueError:
         return None
 
@@ -85,7 +95,7 @@ class Notifier:
         if conn is not None and not conn.is_closed():
             await conn.close()
 
-    async def publish(self, kind: str, ids: Iterable[int]) -> None:
+    async def publish(self, kind: str, ids: Iterable[Any]) -> None:
         """Tell the other processes; a failure is logged, never raised (their caches then
         catch up when they reconnect, or when the entry is reloaded)."""
         payload = encode(kind, ids)

@@ -107,6 +107,7 @@ class RoomManager:
         self.lease_seconds = float(settings.lease_seconds)
         self._renewer: asyncio.Task[None] | None = None
         self.liveness: leases.Liveness | None = None
+        self._handed: dict[str, float] = {}  # game id -> when this process last let it go
         self._tasks: set[asyncio.Task[Any]] = set()
         self.moves_out = 0  # rooms whose lease was lost
 
@@ -196,6 +197,27 @@ class RoomManager:
             for room in held:
                 if room.game_id not in kept and room.lease is not None:
                     room.moved()
+
+    async def hand_over(self, game_id: str) -> None:
+        """Another process was sent a player of this room (notify.py ``handover``): close the
+        room's sockets with 4001 (moved: reconnect) and release its lease, so that every
+        player reconnects through the proxy to the process it now picks. At most once per
+        lease period per room, so that a flapping proxy cannot make the room bounce."""
+        room = self.rooms.get(game_id)
+        if room is None or room.closed or room.lease is None:
+            return
+        now = asyncio.get_running_loop().time()
+        if now - self._handed.get(game_id, -1e9) < self.lease_seconds:
+            return
+        if len(self._handed) > 10_000:  # forget the old ones
+            self._handed = {g: t for g, t in self._handed.items() if now - t < self.lease_seconds}
+        self._handed[game_id] = now
+        room.closed = True  # no await before this: later commands reload the room
+        del self.rooms[game_id]
+        await room.close(code=CLOSE_MOVED, reason="moved: reconnect")
+        await self._release([room])
+        self.moves_out += 1
+        log.info("room handed over", extra=game_fields(game_id, event="room_handed_over"))
 
     def _lost(self, room: Room) -> None:
         """A room lost its lease (Room.moved): drop it and finish closing it."""

@@ -132,6 +132,11 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
         identities.clear()
         levels.clear()
 
+    async def handover(game_ids: list[str]) -> None:
+        for game_id in game_ids:
+            await rooms.hand_over(game_id)
+
+    notifier.on("handover", handover)
     notifier.on("renamed", renamed)
     notifier.on("moved", moved)
     notifier.on("levels", levels_changed)

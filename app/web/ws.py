@@ -156,6 +156,16 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return origin in allowed
 
 
+async def _ask_handover(websocket: WebSocket, game_id: str) -> None:
+    """The proxy sent a player of ``game_id`` here while another live process owns it (the
+    proxy's choice changed: a process came back or flapped). Ask the owner to let go
+    (notify.py ``handover``): otherwise the players still connected there would keep the
+    room, and the ones sent here would never get in."""
+    notifier = getattr(websocket.app.state, "notifier", None)
+    if notifier is not None:
+        await notifier.publish("handover", [game_id])
+
+
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     await websocket.accept()
     await websocket.send_text(dumps(error(code, message)))
@@ -178,7 +188,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         joined = await rooms.join(game_id, identity.id, identity.name)
     except OwnedElsewhere:
-        # no error frame: the client's normal reconnection (with backoff) is the answer
+        # no error frame: the client's normal reconnection (with backoff) is the answer;
+        # the owner is asked to hand the room over, so that all its players follow the proxy
+        await _ask_handover(websocket, game_id)
         await websocket.accept()
         await websocket.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
         return
@@ -200,6 +212,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             try:
                 room = await rooms.get(game_id)
             except OwnedElsewhere:
+                await _ask_handover(websocket, game_id)
                 conn.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
                 break
             if room is None:

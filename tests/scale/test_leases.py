@@ -138,6 +138,30 @@ async def test_a_dead_owners_lease_is_taken_before_it_expires(
     assert taken is not None and taken.lease is not None and taken.lease.epoch == 2
 
 
+async def test_the_owner_hands_a_room_over_when_asked(two: tuple[Process, Process]) -> None:
+    """notify.py ``handover``: a player of the room reached b, which the proxy now picks; a
+    closes the room's sockets with 4001 and releases the lease, and b takes the room. Asked
+    again at once, a does nothing more (at most once per lease period)."""
+    a, b = two
+    game_id, first, _ = await duel(a)
+    room = await a.rooms.get(game_id)
+    assert room is not None
+    listener = FakeListener(first, room.seats_of(first))
+    room.attach(listener)
+    with pytest.raises(OwnedElsewhere):
+        await b.rooms.get(game_id)
+    await a.rooms.hand_over(game_id)
+    assert listener.closed == (CLOSE_MOVED, "moved: reconnect")
+    assert game_id not in a.rooms.rooms and room.closed
+    taken = await b.rooms.get(game_id)
+    assert taken is not None and taken.lease is not None and taken.lease.epoch == 2
+    await b.rooms.hand_over(game_id)  # b's first handover of it: allowed
+    again = await a.rooms.get(game_id)
+    assert again is not None and again.lease is not None and again.lease.epoch == 3
+    await a.rooms.hand_over(game_id)  # a let it go less than a lease ago: kept
+    assert a.rooms.rooms.get(game_id) is again and not again.closed
+
+
 async def test_a_fenced_write_fails_alone_in_a_shared_batch(two: tuple[Process, Process]) -> None:
     a, b = two
     kept_id, *_ = await duel(a)
