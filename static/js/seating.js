@@ -27,6 +27,10 @@ export function sendTakeSeat(conn, seat) {
   return conn.send({ type: "take_seat", seat });
 }
 
+/** The level the host picked for a free seat, kept across re-renders: a `room` message that
+ * arrives while the host is choosing (a guest sat down) must not reset the choice. */
+const picked = new Map();
+
 /** A free seat of a waiting friends table: nobody holds it and no computer plays it. */
 const isFree = (s) => s.kind === "human" && !s.taken;
 
@@ -64,7 +68,8 @@ export function seatControls(room, seat, { conn, onSend = () => {} }) {
   box.className = "seat-controls";
   box.dataset.seat = seat.seat;
   if (room.host && isFree(seat)) {
-    const select = levelSelect(seat.seat, LEVELS.includes(room.level) ? room.level : "medium");
+    const level = picked.get(seat.seat) || (LEVELS.includes(room.level) ? room.level : "medium");
+    const select = levelSelect(seat.seat, level, (lv) => picked.set(seat.seat, lv));
     box.append(select);
     box.append(
       smallButton(t("seat.add_bot"), `seat-bot-${seat.seat}`, () => onSend(sendSeatBot(conn, seat.seat, select.querySelector("select").value))),
