@@ -92,6 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Another process serves this game (docs/scaling.md): 503 and Retry-After; the proxy
         or the browser tries again and reaches the owner, or this process once the lease
         expires."""
+        from app.web.ws import ask_handover
+
+        await ask_handover(request.app, exc)
         headers = {"Retry-After": str(exc.retry_after)}
         message = "this game is served by another process right now; try again"
         if request.url.path.startswith("/api/"):

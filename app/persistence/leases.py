@@ -77,6 +77,7 @@ class Held:
 
     owner: str
     retry_after: int
+    epoch: int = 0  # the owner's lease epoch (0: unknown)
 
 
 LIVENESS_NAMESPACE = 0x41544F55  # "ATOU": the first key of the processes' advisory locks
@@ -99,7 +100,7 @@ _ACQUIRE = text(
 
 _HOLDER = text(
     """
-    SELECT owner, EXTRACT(EPOCH FROM (expires_at - now())) AS remaining
+    SELECT owner, epoch, EXTRACT(EPOCH FROM (expires_at - now())) AS remaining
       FROM room_leases WHERE game_id = :game_id
     """
 )
@@ -126,7 +127,7 @@ async def acquire(
         return None
     if row is None:  # released and removed meanwhile: try again later
         return Held("", 1)
-    return Held(str(row.owner), max(1, math.ceil(float(row.remaining or 0))))
+    return Held(str(row.owner), max(1, math.ceil(float(row.remaining or 0))), int(row.epoch))
 
 
 def _interval(seconds: float) -> Any:

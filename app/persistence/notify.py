@@ -8,9 +8,10 @@ process drops or refreshes what it holds. A notice carries a kind and ids, never
     renamed:12          identity 12 changed its name
     moved:12            identity 12 went to another browser (a transfer code was claimed)
     levels:12,40        these identities' XP changed (a match ended)
-    handover:AbC12      a player of game AbC12 reached another process, which refused the
-                        socket (4002): its owner closes the room's sockets (4001) and
-                        releases the lease, so that every player follows the proxy
+    handover:AbC12,3,n1 a player of game AbC12 reached another process, which refused it
+                        (503, 4002) because node n1 holds the room at epoch 3: if it still does, it
+                        closes the room's sockets (4001) and releases the lease, so that every
+                        player follows the proxy
 
 A process never handles its own notices (it already did the work). If the listening
 connection drops, the process reconnects and, since it may have missed notices, empties its
@@ -50,9 +51,18 @@ def decode(payload: str) -> tuple[str, list[Any]] | None:
     kind, _, rest = payload.partition(":")
     if kind not in KINDS:
         return None
+    if kind == "handover":  # a game id, its lease's epoch and the node id of its owner
+        game_id, _, rest = rest.partition(",")
+        epoch, _, owner = rest.partition(",")
+        if (
+            GAME_ID.fullmatch(game_id)
+            and epoch.isdigit()
+            and 0 < len(owner) <= 64
+            and owner.isprintable()
+        ):
+            return kind, [game_id, owner, int(epoch)]
+        return None
     parts = [x for x in rest.split(",") if x]
-    if kind == "handover":
-        return (kind, parts) if all(GAME_ID.fullmatch(x) for x in parts) else None
     try:
         return kind, [int(x) for x in parts]
     except ValueError:

@@ -29,7 +29,9 @@ class OwnedElsewhere(Exception):
     """Another live process holds the room's lease: this one does not load it. The client
     tries again (WebSocket close 4002, HTTP 503 with ``Retry-After``)."""
 
-    def __init__(self, game_id: str, retry_after: int) -> None:
+    def __init__(self, game_id: str, retry_after: int, owner: str = "", epoch: int = 0) -> None:
         super().__init__(f"game {game_id} is served by another process; retry")
         self.game_id = game_id
         self.retry_after = retry_after
+        self.owner = owner  # the node id holding the lease ("" when unknown)
+        self.epoch = epoch  # its lease's epoch

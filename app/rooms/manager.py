@@ -198,13 +198,17 @@ class RoomManager:
                 if room.game_id not in kept and room.lease is not None:
                     room.moved()
 
-    async def hand_over(self, game_id: str) -> None:
-        """Another process was sent a player of this room (notify.py ``handover``): close the
-        room's sockets with 4001 (moved: reconnect) and release its lease, so that every
-        player reconnects through the proxy to the process it now picks. At most once per
-        lease period per room, so that a flapping proxy cannot make the room bounce."""
+    async def hand_over(self, game_id: str, owner: str, epoch: int) -> None:
+        """Another process was sent a player of this room while ``owner`` held it (notify.py
+        ``handover``): if that is this process, close the room's sockets with 4001 (moved:
+        reconnect) and release its lease, so that every player reconnects through the proxy
+        to the process it now picks. A request naming another owner or another epoch is an
+        old one (the room moved since, maybe back here) and is ignored. At most once per lease
+        period per room, so that a flapping proxy cannot make the room bounce."""
+        if owner != self.node_id:
+            return
         room = self.rooms.get(game_id)
-        if room is None or room.closed or room.lease is None:
+        if room is None or room.closed or room.lease is None or room.lease.epoch != epoch:
             return
         now = asyncio.get_running_loop().time()
         if now - self._handed.get(game_id, -1e9) < self.lease_seconds:
@@ -268,7 +272,7 @@ class RoomManager:
                     "room owned by another process",
                     extra=game_fields(game_id, event="owned_elsewhere", owner=got.owner),
                 )
-                raise OwnedElsewhere(game_id, got.retry_after)
+                raise OwnedElsewhere(game_id, got.retry_after, got.owner, got.epoch)
             lease = got
         try:
             room = await self._restore(game_id, lease)

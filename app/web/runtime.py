@@ -19,6 +19,7 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy import select
@@ -132,9 +133,9 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
         identities.clear()
         levels.clear()
 
-    async def handover(game_ids: list[str]) -> None:
-        for game_id in game_ids:
-            await rooms.hand_over(game_id)
+    async def handover(request: list[Any]) -> None:
+        game_id, owner, epoch = request
+        await rooms.hand_over(game_id, owner, epoch)
 
     notifier.on("handover", handover)
     notifier.on("renamed", renamed)

@@ -156,14 +156,18 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return origin in allowed
 
 
-async def _ask_handover(websocket: WebSocket, game_id: str) -> None:
-    """The proxy sent a player of ``game_id`` here while another live process owns it (the
-    proxy's choice changed: a process came back or flapped). Ask the owner to let go
-    (notify.py ``handover``): otherwise the players still connected there would keep the
-    room, and the ones sent here would never get in."""
-    notifier = getattr(websocket.app.state, "notifier", None)
-    if notifier is not None:
-        await notifier.publish("handover", [game_id])
+async def ask_handover(app: Any, elsewhere: OwnedElsewhere) -> None:
+    """The proxy sent a request or a socket of a game here while another live process owns
+    it (the proxy's choice changed: a process came back or flapped). Ask that owner to let
+    go (notify.py ``handover``): otherwise the players still connected there would keep the
+    room, and the ones sent here would never get in. Used by the 4002 close and the 503."""
+    notifier = getattr(app.state, "notifier", None)
+    if notifier is not None and elsewhere.owner:
+        await notifier.publish("handover", [elsewhere.game_id, elsewhere.epoch, elsewhere.owner])
+
+
+async def _ask_handover(websocket: WebSocket, elsewhere: OwnedElsewhere) -> None:
+    await ask_handover(websocket.app, elsewhere)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -187,10 +191,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     try:
         joined = await rooms.join(game_id, identity.id, identity.name)
-    except OwnedElsewhere:
+    except OwnedElsewhere as elsewhere:
         # no error frame: the client's normal reconnection (with backoff) is the answer;
         # the owner is asked to hand the room over, so that all its players follow the proxy
-        await _ask_handover(websocket, game_id)
+        await _ask_handover(websocket, elsewhere)
         await websocket.accept()
         await websocket.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
         return
@@ -211,8 +215,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         for _ in range(3):
             try:
                 room = await rooms.get(game_id)
-            except OwnedElsewhere:
-                await _ask_handover(websocket, game_id)
+            except OwnedElsewhere as elsewhere:
+                await _ask_handover(websocket, elsewhere)
                 conn.close(CLOSE_ELSEWHERE, "served elsewhere: retry")
                 break
             if room is None:

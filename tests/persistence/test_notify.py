@@ -11,12 +11,14 @@ def test_identity_notices_carry_integer_ids() -> None:
     assert decode("levels:12,x") is None
 
 
-def test_a_handover_carries_game_ids_and_nothing_else() -> None:
-    assert encode("handover", ["AbC12"]) == "handover:AbC12"
-    assert decode("handover:AbC12") == ("handover", ["AbC12"])
-    assert decode("handover:AbC12,d-_9") == ("handover", ["AbC12", "d-_9"])
-    assert decode("handover:<script>") is None
-    assert decode("handover:" + "x" * 33) is None
+def test_a_handover_names_a_game_its_epoch_and_owner_and_nothing_else() -> None:
+    assert encode("handover", ["AbC12", 3, "atout1"]) == "handover:AbC12,3,atout1"
+    assert decode("handover:AbC12,3,atout1") == ("handover", ["AbC12", "atout1", 3])
+    assert decode("handover:AbC12,3,host:12:ab") == ("handover", ["AbC12", "host:12:ab", 3])
+    assert decode("handover:AbC12,atout1") is None  # no epoch
+    assert decode("handover:AbC12,3,") is None  # no owner
+    assert decode("handover:<script>,3,atout1") is None
+    assert decode("handover:" + "x" * 33 + ",3,atout1") is None
 
 
 def test_unknown_kinds_are_ignored() -> None:

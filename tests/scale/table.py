@@ -138,6 +138,17 @@ async def _close_quietly(sock: Socket) -> None:
         pass
 
 
+async def _join(browser: Browser, game_id: str) -> tuple[int, Any]:
+    """POST join through the proxy; a 503 (another process owns the room right now, as
+    after a process came back) is tried again after its Retry-After, as a browser does."""
+    deadline = time.monotonic() + 15
+    while True:
+        status, body = await browser.post(f"/api/games/{game_id}/join")
+        if status != 503 or time.monotonic() > deadline:
+            return status, body
+        await asyncio.sleep(1)
+
+
 async def new_friends_table(
     proxy: Any,
     variant: str,
@@ -150,12 +161,12 @@ async def new_friends_table(
     host = host or await Browser.new(proxy)
     game_id = await host.create(variant=variant, mode="friends", options=options or {})
     players = [Player(host)]
-    status, first = await host.post(f"/api/games/{game_id}/join")
+    status, first = await _join(host, game_id)
     assert status == 200, first
     needed = len(first["room"]["seats"])
     for _ in range(needed - 1):
         guest = await Browser.new(proxy)
-        status, body = await guest.post(f"/api/games/{game_id}/join")
+        status, body = await _join(guest, game_id)
         assert status == 200 and body["role"] == "seat", body
         players.append(Player(guest))
     table = Table(game_id, players, random.Random(seed))

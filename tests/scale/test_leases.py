@@ -150,15 +150,18 @@ async def test_the_owner_hands_a_room_over_when_asked(two: tuple[Process, Proces
     room.attach(listener)
     with pytest.raises(OwnedElsewhere):
         await b.rooms.get(game_id)
-    await a.rooms.hand_over(game_id)
+    await a.rooms.hand_over(game_id, "node-b", 1)  # names another owner: an old request
+    await a.rooms.hand_over(game_id, "node-a", 7)  # another epoch: an old request too
+    assert listener.closed is None and a.rooms.rooms.get(game_id) is room
+    await a.rooms.hand_over(game_id, "node-a", 1)
     assert listener.closed == (CLOSE_MOVED, "moved: reconnect")
     assert game_id not in a.rooms.rooms and room.closed
     taken = await b.rooms.get(game_id)
     assert taken is not None and taken.lease is not None and taken.lease.epoch == 2
-    await b.rooms.hand_over(game_id)  # b's first handover of it: allowed
+    await b.rooms.hand_over(game_id, "node-b", 2)  # b's first handover of it: allowed
     again = await a.rooms.get(game_id)
     assert again is not None and again.lease is not None and again.lease.epoch == 3
-    await a.rooms.hand_over(game_id)  # a let it go less than a lease ago: kept
+    await a.rooms.hand_over(game_id, "node-a", 3)  # a let it go less than a lease ago: kept
     assert a.rooms.rooms.get(game_id) is again and not again.closed
 
 
