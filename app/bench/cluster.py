@@ -34,7 +34,7 @@ HAPROXY = "/usr/sbin/haproxy"
 
 
 class ClusterError(RuntimeError):
-    pass
+    """A process or the proxy of the cluster did not start, or stopped."""
 
 
 def free_port() -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -74,7 +75,7 @@ def cmd_bench_failover(args: argparse.Namespace) -> int:
 
 
 class Closed(Exception):
-    pass
+    """The client's socket closed (the process died, or the room moved)."""
 
 
 @dataclass
@@ -93,10 +94,8 @@ class Client:
         import websockets
 
         if self.ws is not None:
-            try:
+            with contextlib.suppress(Exception):  # the old socket is gone anyway
                 await asyncio.wait_for(self.ws.close(), 0.3)
-            except Exception:  # noqa: BLE001 - the old socket is gone anyway
-                pass
         deadline = time.monotonic() + within
         delay = 0.05
         while True:
@@ -153,7 +152,7 @@ class Client:
 
 
 class ForkSeen(AssertionError):
-    pass
+    """Two different updates were seen at one version: the history forked."""
 
 
 @dataclass

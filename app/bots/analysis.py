@@ -343,8 +343,8 @@ class DealAnalysis:
             elif state.phase is Phase.BIDDING:
                 self.items.append(_Item(index, seat, "bid"))
         # the bids first (a review's cost is fixed and small), then the cards from the last
-        self.todo = [x for x in self.items if x.kind == "bid"]
-        self.todo += reversed([x for x in self.items if x.kind == "card"])
+        self.queue = [x for x in self.items if x.kind == "bid"]
+        self.queue += reversed([x for x in self.items if x.kind == "card"])
         self.cpu_left = opts.cpu_seconds
 
     @property
@@ -356,13 +356,13 @@ class DealAnalysis:
         return sum(1 for x in self.items if x.finished)
 
     def _current(self) -> _Item | None:
-        while self.todo and self.todo[0].finished:
-            self.todo.pop(0)
-        if not self.todo:
+        while self.queue and self.queue[0].finished:
+            self.queue.pop(0)
+        if not self.queue:
             return None
-        item = self.todo[0]
+        item = self.queue[0]
         if item.budget is None and self.cpu_left is not None and item.cpu == 0.0:
-            item.budget = max(0.0, self.cpu_left) / len(self.todo)
+            item.budget = max(0.0, self.cpu_left) / len(self.queue)
         return item
 
     def next_chunk(self) -> tuple[Any, ...] | None:
@@ -463,14 +463,14 @@ def analyse_record(
         chosen = list(deals)
     want = sorted(set(seats)) if seats is not None else list(range(players))
     jobs = [DealAnalysis(record, i, want, opts) for i in chosen]
-    todo = sum(job.total for job in jobs)
+    total = sum(job.total for job in jobs)
     count = 0
 
     def step() -> None:
         nonlocal count
         count += 1
         if progress is not None:
-            progress(count, todo)
+            progress(count, total)
 
     out = [job.run(step) for job in jobs]
     rules = replayed[0].states[0][0].rules if replayed[0].states else None

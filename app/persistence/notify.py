@@ -21,6 +21,7 @@ caches (``on_reset``). SQLite has one process: there is no Notifier, nothing to 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
@@ -97,10 +98,8 @@ class Notifier:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             await conn.close()

@@ -13,6 +13,7 @@ grouped by mode).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -132,10 +133,8 @@ class RoomManager:
         for task in (self._evictor, self._renewer):
             if task is not None:
                 task.cancel()
-                try:
+                with contextlib.suppress(asyncio.CancelledError):
                     await task
-                except asyncio.CancelledError:
-                    pass
         rooms, self.rooms = list(self.rooms.values()), {}
         for room in rooms:
             try:
