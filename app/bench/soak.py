@@ -464,7 +464,7 @@ async def report_loop(
             "sockets": _dig(stats, "sockets", "connections"),
             "evictions": _dig(stats, "evictions"),
             "loads": _dig(stats, "loads", "rooms_loaded"),
-            "gc_tracked": _dig(stats, "process.gc_tracked", "gc_tracked"),
+            "py_blocks": _dig(stats, "py_blocks"),
             "stall_max_ms": _dig(stats, "loop.stall_max_ms", "stall.max_ms", "stall_max_ms"),
             "move_p99_ms": round(1000 * _percentile(lat, 0.99), 1) if lat else None,
             # the same moves in the server, from the frame read to the ack queued (a bucket
@@ -484,7 +484,7 @@ async def report_loop(
                 f"{line['t']:6d}s  RSS {line['rss_mib']:7.1f} MiB  rooms {line['rooms']}  "
                 f"sockets {line['sockets']}  evicted {line['evictions']}  "
                 f"loaded {line['loads']}  "
-                f"gc tracked {line['gc_tracked']}  stall max {line['stall_max_ms']} ms  "
+                f"blocks {line['py_blocks']}  stall max {line['stall_max_ms']} ms  "
                 f"p99 {line['move_p99_ms']} ms ({line['moves']} moves, server "
                 f"<= {line['server_move_p99_ms']} ms)  lost {line['lost']}",
                 flush=True,
