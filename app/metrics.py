@@ -48,6 +48,7 @@ import contextlib
 import gc
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -75,6 +76,7 @@ YOUNG_THRESHOLD = 20_000  # net new objects before a young collection
 FULL_COLLECTION_SECONDS = 0.0  # 0: never unfreeze and collect everything
 FULL_COLLECTION_GROWTH = 1.25  # ... and only if the memory grew by a quarter since the last one
 WATCHDOG_SECONDS = 0.02  # the stall watchdog's sleep: a block of B is reported as >= B - this
+TRACER: list[StallTracer | None] = [None]  # the server's stall tracer, when one runs
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
@@ -282,6 +284,7 @@ def stats_view() -> dict[str, Any]:
         "stall": stall,
         "longest_stall_ms": stall["max_ms"],
         "py_blocks": count("atout_python_blocks"),
+        "stall_culprits": TRACER[0].culprits() if TRACER[0] is not None else None,
     }
 
 
@@ -350,13 +353,112 @@ async def collect_garbage(stop: asyncio.Event, full_seconds: float | None = None
         gc.unfreeze()
 
 
-async def watch_loop(interval: float | None = None) -> None:
+async def watch_loop(interval: float | None = None, tracer: StallTracer | None = None) -> None:
     """The stall watchdog: sleep ``interval`` (``WATCHDOG_SECONDS``), note how late the wake-up
     came (``STALLS``), forever (the app cancels it). A callback that blocks the loop for B
-    seconds delays this wake-up by at least B - interval."""
+    seconds delays this wake-up by at least B - interval. Each wake-up is also the
+    ``tracer``'s heartbeat."""
     every = WATCHDOG_SECONDS if interval is None else interval
     clock = time.perf_counter
     while True:
         before = clock()
+        if tracer is not None:
+            tracer.beat = before
         await asyncio.sleep(every)
         STALLS.observe(max(0.0, clock() - before - every))
+
+
+class StallTracer:
+    """Names what blocks the event loop: a thread that looks, every ``TRACE_TICK_SECONDS``,
+    how long ago the watchdog last woke (``beat``); once that is over ``threshold`` seconds
+    more than the watchdog's sleep, it samples the loop thread's stack (``sys._current_frames``)
+    until the watchdog wakes again, and counts the stall under the place most samples were in:
+    the innermost frame of the application's own code, and the innermost frame of all.
+
+    ``ATOUT_STALL_TRACE_MS`` (``stall_trace_ms``) starts one for the server, and
+    ``GET /api/stats`` lists its ``culprits``. A thread runs only with the GIL, so a long C
+    call that holds it (a garbage collection, say) is seen once it has returned: the sample
+    then names what ran next, and a stall with no sample is counted as ``(no sample)``.
+    """
+
+    def __init__(self, threshold: float, loop_thread: int | None = None) -> None:
+        self.threshold = threshold
+        self.loop_thread = threading.get_ident() if loop_thread is None else loop_thread
+        self.beat = time.perf_counter()
+        self.stalls: dict[str, list[float]] = {}  # place -> [stalls, total s, longest s]
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="atout-stall-tracer", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(1.0)
+
+    def culprits(self, top: int = 10) -> list[dict[str, Any]]:
+        """The places that blocked the loop, by total time blocked."""
+        rows = sorted(self.stalls.items(), key=lambda item: -item[1][1])[:top]
+        return [
+            {
+                "where": place,
+                "stalls": int(n),
+                "total_ms": round(1000 * total, 1),
+                "longest_ms": round(1000 * longest, 1),
+            }
+            for place, (n, total, longest) in rows
+        ]
+
+    def _run(self) -> None:
+        clock = time.perf_counter
+        limit = self.threshold + WATCHDOG_SECONDS
+        while not self._stop.wait(TRACE_TICK_SECONDS):
+            beat = self.beat
+            if clock() - beat <= limit:
+                continue
+            samples: dict[str, int] = {}
+            while self.beat == beat and not self._stop.is_set():
+                frame = sys._current_frames().get(self.loop_thread)
+                if frame is not None:
+                    place = _place(frame)
+                    samples[place] = samples.get(place, 0) + 1
+                time.sleep(TRACE_TICK_SECONDS)
+            if self.beat == beat:
+                return
+            late = self.beat - beat - WATCHDOG_SECONDS
+            place = max(samples, key=samples.__getitem__) if samples else "(no sample)"
+            row = self.stalls.setdefault(place, [0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += late
+            row[2] = max(row[2], late)
+
+
+TRACE_TICK_SECONDS = 0.005
+_APP_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _place(frame: Any) -> str:
+    """``app/rooms/room.py:560 act`` for the innermost frame of the application's code, then
+    `` < `` and the innermost frame of all when it is elsewhere (a library)."""
+
+    def name(f: Any) -> str:
+        path = f.f_code.co_filename
+        if path.startswith(_APP_DIR):
+            path = "app/" + path[len(_APP_DIR) :]
+        else:
+            path = "/".join(path.split(os.sep)[-2:])
+        return f"{path}:{f.f_lineno} {f.f_code.co_name}"
+
+    inner = frame
+    own = None
+    f = frame
+    while f is not None:
+        if f.f_code.co_filename.startswith(_APP_DIR):
+            own = f
+            break
+        f = f.f_back
+    if own is None:
+        return name(inner)
+    return name(own) if own is inner else f"{name(own)} < {name(inner)}"

@@ -89,6 +89,12 @@ class Settings(BaseSettings):
         description="With gc_schedule: seconds between two full garbage collections, each "
         "run only if memory grew by a quarter (it pauses every table); 0: never.",
     )
+    stall_trace_ms: int = Field(
+        default=0,
+        ge=0,
+        description="Name what blocks the event loop for longer than this many milliseconds "
+        "(a thread samples its stack; GET /api/stats lists the places); 0: off.",
+    )
     group_commit: bool = Field(
         default=True,
         description="Write the moves that arrive together in one database transaction.",

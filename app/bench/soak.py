@@ -87,6 +87,14 @@ def add_bench(bench: SubParsers) -> None:
         help="trace the server's allocations; compare a snapshot taken after the first "
         "eviction cycle with one at the end (slows the server: for finding leaks)",
     )
+    p.add_argument(
+        "--trace-stalls",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="have the server name what blocks its loop for longer than MS milliseconds "
+        "(ATOUT_STALL_TRACE_MS) and print the places at the end (default 0: off)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the reports and verdict as JSON")
     p.set_defaults(func=cmd_bench_soak)
@@ -373,6 +381,7 @@ async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
         "ATOUT_BOT_WORKERS": "1",
         "ATOUT_IDLE_ROOM_SECONDS": str(args.idle_seconds),
         "ATOUT_NEXT_DEAL_SECONDS": "3",
+        "ATOUT_STALL_TRACE_MS": str(args.trace_stalls),
     }
     command = ["-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
     if args.tracemalloc:
@@ -449,12 +458,16 @@ async def report_loop(
 
     reports: list[dict[str, Any]] = []
     actions_before: dict[str, Any] | None = None
+    stalls_before: dict[str, Any] | None = None
     while not soak.stop.is_set():
         await _sleep(soak, soak.args.report)
         stats = await _server_stats(http, soak.base)
         actions = stats.get("actions")
         server_p99 = quantile_ms(actions_before, actions, 0.99) if actions else None
         actions_before = actions or actions_before
+        stall = stats.get("stall")
+        long_stalls = over(stalls_before, stall, 100) if stall else None
+        stalls_before = stall or stalls_before
         lat, soak.latencies = soak.latencies, []
         rss = rss_mib(pid)[0]
         line = {
@@ -466,6 +479,7 @@ async def report_loop(
             "loads": _dig(stats, "loads", "rooms_loaded"),
             "py_blocks": _dig(stats, "py_blocks"),
             "stall_max_ms": _dig(stats, "loop.stall_max_ms", "stall.max_ms", "stall_max_ms"),
+            "stalls_over_100ms": long_stalls,  # in this interval
             "move_p99_ms": round(1000 * _percentile(lat, 0.99), 1) if lat else None,
             # the same moves in the server, from the frame read to the ack queued (a bucket
             # bound of /api/stats "actions"): the client's own delays left out
@@ -484,12 +498,21 @@ async def report_loop(
                 f"{line['t']:6d}s  RSS {line['rss_mib']:7.1f} MiB  rooms {line['rooms']}  "
                 f"sockets {line['sockets']}  evicted {line['evictions']}  "
                 f"loaded {line['loads']}  "
-                f"blocks {line['py_blocks']}  stall max {line['stall_max_ms']} ms  "
+                f"blocks {line['py_blocks']}  stall max {line['stall_max_ms']} ms "
+                f"(>100 ms: {line['stalls_over_100ms']})  "
                 f"p99 {line['move_p99_ms']} ms ({line['moves']} moves, server "
                 f"<= {line['server_move_p99_ms']} ms)  lost {line['lost']}",
                 flush=True,
             )
     return reports
+
+
+def over(before: dict[str, Any] | None, after: dict[str, Any], bound_ms: int) -> int:
+    """How many values of a histogram of /api/stats (``bounds_ms``, ``counts``) above
+    ``bound_ms`` were counted between two readings (``before`` None: since the start)."""
+    i = after["bounds_ms"].index(bound_ms) + 1
+    now = sum(after["counts"][i:])
+    return now - (sum(before["counts"][i:]) if before else 0)
 
 
 def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
@@ -505,12 +528,17 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
     p99s = [r["move_p99_ms"] for r in reports if r["move_p99_ms"] is not None]
     server_p99s = [r["server_move_p99_ms"] for r in reports if r["server_move_p99_ms"]]
     stalls = [r["stall_max_ms"] for r in reports if r["stall_max_ms"] is not None]
+    after_plateau = reports[reports.index(plateau) + 1 :] if plateau else []
     return {
         "rss_after_first_eviction_cycle_mib": plateau["rss_mib"] if plateau else None,
         "rss_end_mib": last["rss_mib"] if last else None,
         "rss_growth_pct": growth,
         "longest_stall_ms": max(stalls) if stalls else None,
+        "stalls_over_100ms_after_first_eviction_cycle": sum(
+            r["stalls_over_100ms"] or 0 for r in after_plateau
+        ),
         "worst_interval_move_p99_ms": max(p99s) if p99s else None,
+        "median_interval_move_p99_ms": sorted(p99s)[len(p99s) // 2] if p99s else None,
         "worst_interval_server_move_p99_ms": max(server_p99s) if server_p99s else None,
         "moves_lost": soak.moves_lost,
         "moves": sum(r["moves"] for r in reports),
@@ -552,11 +580,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     raise BenchError(f"a table failed: {task.exception()!r}")
             await asyncio.gather(*slots, return_exceptions=True)
             reports = await reporter
+            culprits = None
+            if args.trace_stalls:
+                culprits = (await _server_stats(http, soak.base)).get("stall_culprits")
         result = verdict(soak, reports)
         result["machine"] = machine()
         result["tables"] = args.tables
         result["duration_s"] = args.duration
         result["database"] = "postgresql" if args.database_url else "sqlite"
+        if args.trace_stalls:
+            result["stall_culprits"] = culprits
         if args.tracemalloc:
             result["tracemalloc_growth"] = (
                 allocation_growth(*snapshots) if len(snapshots) == 2 else None
@@ -567,13 +600,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             print(
                 f"verdict: RSS {result['rss_after_first_eviction_cycle_mib']} -> "
                 f"{result['rss_end_mib']} MiB ({result['rss_growth_pct']}% after the first "
-                f"eviction cycle); longest stall {result['longest_stall_ms']} ms; worst 10 s "
-                f"move p99 {result['worst_interval_move_p99_ms']} ms (in the server <= "
+                f"eviction cycle); longest stall {result['longest_stall_ms']} ms, "
+                f"{result['stalls_over_100ms_after_first_eviction_cycle']} over 100 ms after "
+                f"the first eviction cycle; worst 10 s "
+                f"move p99 {result['worst_interval_move_p99_ms']} ms (median interval "
+                f"{result['median_interval_move_p99_ms']} ms; in the server <= "
                 f"{result['worst_interval_server_move_p99_ms']} ms); moves lost "
                 f"{result['moves_lost']} of {result['moves']}; {result['games']} games, "
                 f"{result['matches_finished']} matches finished, "
                 f"{result['table_trips_away']} tables away and back; errors {result['errors']}"
             )
+            if args.trace_stalls:
+                print(f"what blocked the loop for more than {args.trace_stalls} ms:")
+                for c in culprits or []:
+                    print(
+                        f"  {c['stalls']:6d} stalls  {c['total_ms']:9.1f} ms in all  longest "
+                        f"{c['longest_ms']:7.1f} ms  {c['where']}"
+                    )
             if args.tracemalloc:
                 growth = result["tracemalloc_growth"]
                 if growth is None:

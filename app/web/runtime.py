@@ -91,7 +91,14 @@ async def start(app: FastAPI) -> None:
     app.state.notifier = None
     if rooms.use_leases:  # several processes: tell each other what changed (docs/scaling.md)
         app.state.notifier = await _start_notifier(app, rooms)
-    app.state.watchdog = asyncio.create_task(metrics.watch_loop(), name="atout-watchdog")
+    tracer = None
+    if settings.stall_trace_ms > 0:
+        tracer = metrics.StallTracer(settings.stall_trace_ms / 1000)
+        tracer.start()
+    metrics.TRACER[0] = tracer
+    app.state.watchdog = asyncio.create_task(
+        metrics.watch_loop(tracer=tracer), name="atout-watchdog"
+    )
     if settings.gc_schedule:
         stop = asyncio.Event()
         task = asyncio.create_task(
@@ -164,6 +171,10 @@ async def stop(app: FastAPI) -> None:
         watchdog.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watchdog
+    tracer = metrics.TRACER[0]
+    if tracer is not None:
+        tracer.stop()
+        metrics.TRACER[0] = None
     schedule = getattr(app.state, "gc_schedule", None)
     if schedule is not None:
         schedule[0].set()

@@ -31,6 +31,8 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
             "0.05",
             "--report",
             "5",
+            "--trace-stalls",
+            "50",
             "--json",
         ],
         capture_output=True,
@@ -45,6 +47,9 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     assert all({"rss_mib", "rooms", "sockets", "move_p99_ms", "lost"} <= set(r) for r in reports)
     assert any(r["server_move_p99_ms"] is not None for r in reports)
     assert all(r["py_blocks"] for r in reports)
+    assert all(isinstance(r["stalls_over_100ms"], int) for r in reports)
+    assert isinstance(verdict["stall_culprits"], list)  # the server traced its stalls
+    assert all({"where", "stalls", "longest_ms"} <= set(c) for c in verdict["stall_culprits"])
     assert verdict["moves"] > 100
     assert verdict["moves_lost"] == 0
     assert verdict["rooms_evicted"] >= 1 and verdict["rooms_loaded"] >= 1
@@ -61,7 +66,7 @@ def test_a_traced_server_writes_snapshots_that_compare(tmp_path) -> None:
 
     from app.bench.soak import allocation_growth, start_server, take_snapshot
 
-    args = argparse.Namespace(database_url=None, idle_seconds=60, tracemalloc=True)
+    args = argparse.Namespace(database_url=None, idle_seconds=60, tracemalloc=True, trace_stalls=0)
 
     async def run() -> list[dict]:
         server = await start_server(tmp_path, args)

@@ -187,6 +187,47 @@ def test_the_watchdog_alone_measures_how_late_it_wakes():
     assert slow >= 1 and longest >= 250
 
 
+def a_deliberate_block() -> None:
+    """Blocks the calling thread (the loop's, below) for 300 ms in Python code."""
+    end = time.perf_counter() + 0.3
+    while time.perf_counter() < end:
+        sum(range(1000))
+
+
+def test_the_stall_tracer_names_what_blocked_the_loop():
+    async def run() -> list[dict]:
+        tracer = metrics.StallTracer(0.05)
+        tracer.start()
+        task = asyncio.create_task(metrics.watch_loop(tracer=tracer))
+        try:
+            await asyncio.sleep(0.1)  # a quiet loop: nothing to report
+            assert tracer.culprits() == []
+            a_deliberate_block()
+            await asyncio.sleep(0.1)  # the watchdog wakes: the stall is over
+            return tracer.culprits()
+        finally:
+            task.cancel()
+            tracer.stop()
+
+    culprits = asyncio.run(run())
+    assert len(culprits) == 1
+    (stall,) = culprits
+    assert "test_ops.py" in stall["where"] and "a_deliberate_block" in stall["where"]
+    assert stall["stalls"] == 1 and 250 <= stall["longest_ms"] <= 1000
+
+
+def test_the_server_lists_stall_culprits_when_asked(tmp_path: Path):
+    with make_client(tmp_path, stall_trace_ms=100) as client:
+        assert client.portal is not None
+        client.portal.call(asyncio.sleep, 0.1)
+        client.portal.call(a_deliberate_block)  # in the loop's own thread
+        client.portal.call(asyncio.sleep, 0.1)
+        culprits = client.get("/api/stats").json()["stall_culprits"]
+    assert any("a_deliberate_block" in c["where"] and c["longest_ms"] >= 250 for c in culprits)
+    with make_client(tmp_path) as client:
+        assert client.get("/api/stats").json()["stall_culprits"] is None
+
+
 # ---------------------------------------------------------------------------- identities
 
 
