@@ -54,6 +54,7 @@ from app.bench.load import (
 )
 
 SubParsers = Any
+STOP_GRACE_SECONDS = 30.0  # at the end, how long the slots may take to leave their tables
 
 
 def add_bench(bench: SubParsers) -> None:
@@ -129,6 +130,7 @@ class Soak:
     matches: int = 0
     games: int = 0
     away_trips: int = 0
+    slots_cut: int = 0  # slots still busy STOP_GRACE_SECONDS after the end, then cancelled
     acked: dict[str, int] = field(default_factory=dict)  # game -> highest acknowledged version
 
     @property
@@ -545,6 +547,7 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
         "games": soak.games,
         "matches_finished": soak.matches,
         "table_trips_away": soak.away_trips,
+        "slots_cut_at_the_end": soak.slots_cut,
         "rooms_evicted": last["evictions"] if last else None,
         "rooms_loaded": last["loads"] if last else None,
         "errors": soak.errors,
@@ -578,6 +581,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in done:  # a slot that failed: say why
                 if task.exception() is not None:
                     raise BenchError(f"a table failed: {task.exception()!r}")
+            # a slot waits at most that long for a player who has stopped (its turn to move)
+            _, late = await asyncio.wait(slots, timeout=STOP_GRACE_SECONDS)
+            for task in late:
+                task.cancel()
+            soak.slots_cut = len(late)
             await asyncio.gather(*slots, return_exceptions=True)
             reports = await reporter
             culprits = None

@@ -54,6 +54,7 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     assert verdict["moves_lost"] == 0
     assert verdict["rooms_evicted"] >= 1 and verdict["rooms_loaded"] >= 1
     assert verdict["table_trips_away"] >= 1
+    assert isinstance(verdict["slots_cut_at_the_end"], int)
 
 
 def test_a_traced_server_writes_snapshots_that_compare(tmp_path) -> None:
