@@ -186,14 +186,24 @@ def solve(
     for cover in reveal:
         covers |= 1 << cover
 
-    # a suit contract's trumps, strongest first (the best one out always takes its trick)
-    trump_top = desc[trump] if trump_mask else ()
-
-    def holder(c: int) -> int:
-        for x in range(n):
-            if (hands[x] >> c) & 1:
-                return x
-        return owner[c]
+    # the side holding each card out (face-down ones included): the hands never change
+    # hands but by playing, so a card's holder is known from the start
+    side_card = [0] * 32
+    for x in range(n):
+        for c in card_list(hands[x]):
+            side_card[c] = side_of[x]
+    for f, o in owner.items():
+        side_card[f] = side_of[o]
+    # a suit contract: the best trump still out, by the trump byte of the cards out (whoever
+    # holds it takes a trick with it: no capot for another side)
+    tshift = 8 * trump if trump_mask else 0
+    top_trump = [-1] * 256
+    if trump_mask:
+        for byte in range(1, 256):
+            for c in desc[trump]:
+                if (byte >> (c - tshift)) & 1:
+                    top_trump[byte] = c
+                    break
 
     plain = not reveal  # no card to free at a trick's end
 
@@ -205,12 +215,10 @@ def solve(
             return _BROKEN
         else:
             nsweep = sweep
-        if trump_top and rem & trump_mask:
-            # whoever holds the best trump still out takes a trick with it: no capot for
-            # another side
-            for c in trump_top:
-                if (rem >> c) & 1:
-                    return nsweep if side_of[holder(c)] == ws else _BROKEN
+        if trump_mask:
+            c = top_trump[(rem >> tshift) & 255]
+            if c >= 0 and side_card[c] != ws:
+                return _BROKEN
         return nsweep
 
     runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
@@ -270,7 +278,6 @@ def solve(
             return lo_b
         key = rem | leader << 32 | sweep << 34
         e = tt.get(key)
-        first = -1
         if e is not None:
             lo, hi, first = e
             if lo >= beta or lo == hi:
@@ -282,14 +289,14 @@ def solve(
             if hi < beta:
                 beta = hi
         else:
-            lo, hi = lo_b, hi_b
+            lo, hi, first = lo_b, hi_b, -1
         a0, b0 = alpha, beta
         mine = mx[leader]
         hand = hands[leader]
         cards = distinct(hand, rem)
         if len(cards) > 1:
             cards.sort(key=lambda c: lead_order(c, rem), reverse=True)
-            if first >= 0 and first in cards:
+            if first >= 0 and first != cards[0] and first in cards:
                 cards.remove(first)
                 cards.insert(0, first)
         best = -INF if mine else INF
@@ -350,33 +357,56 @@ def solve(
         hand = hands[seat]
         legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
         mine = mx[seat]
-        base = bc * 32
         if legal & (legal - 1) == 0:
             cards = [legal.bit_length() - 1]
         else:
             cards = distinct(legal, rem | table)
             if len(cards) > 1:
-                ours = mx[(leader + bi) % n] == mine
-                cards.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+                cards.sort(key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True)
+        base = bc * 32
         best = -INF if mine else INF
-        last = k == n - 1
-        if last and left > 1 and len(cards) > 1:
-            # enhanced transposition cutoff: a trick's end already known to refute
+        if k == n - 1 and plain and left > 1:
+            # the trick's last card: each card's outcome is a trick won and a lead
+            if len(cards) > 1:
+                # enhanced transposition cutoff: a trick's end already known to refute
+                for c in cards:
+                    w = (leader + (k if beats[base + c] else bi)) % n
+                    rest = rem & ~(1 << c)
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    e = tt.get(rest | w << 32 | ns << 34)
+                    if e is not None:
+                        p = (tp + points[c]) * scale
+                        if mine:
+                            v = e[0] + (p if mx[w] else -p)
+                            if v >= beta:
+                                return v
+                        else:
+                            v = e[1] + (p if mx[w] else -p)
+                            if v <= alpha:
+                                return v
             for c in cards:
+                b = 1 << c
+                hands[seat] = hand & ~b
                 w = (leader + (k if beats[base + c] else bi)) % n
-                rest = rem & ~(1 << c)
+                ntp = tp + points[c]
+                g = ntp * scale if mx[w] else -ntp * scale
+                rest = rem & ~b
                 ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                e = tt.get(rest | w << 32 | ns << 34)
-                if e is not None:
-                    p = (tp + points[c]) * scale
-                    if mine:
-                        v = e[0] + (p if mx[w] else -p)
-                        if v >= beta:
-                            return v
-                    else:
-                        v = e[1] + (p if mx[w] else -p)
-                        if v <= alpha:
-                            return v
+                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                if mine:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            hands[seat] = hand
+            return best
+        last = k == n - 1
         for c in cards:
             b = 1 << c
             hands[seat] = hand & ~b
@@ -385,18 +415,9 @@ def solve(
             else:
                 nbi, nbc = bi, bc
             if last:
-                if plain and left > 1:  # ``finish``, inlined
-                    w = (leader + nbi) % n
-                    ntp = tp + points[c]
-                    g = ntp * scale if mx[w] else -ntp * scale
-                    rest = rem & ~b
-                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
-                else:
-                    v = finish(
-                        leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha,
-                        beta,
-                    )  # fmt: skip
+                v = finish(
+                    leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha, beta
+                )
             else:
                 v = follow(
                     k + 1,
@@ -536,19 +557,46 @@ def solve(
         finally:
             hands[seat] = hand
 
+    # every value still to come has the parity of the points still out: the two parties'
+    # points add up to them, and a capot's 90 is even
+    par = (rp0 * scale) & 1
+
     def exact(c: int, guess: int) -> int:
-        """Null-window searches, the first at ``guess``, then halving the interval the value
-        is known to lie in, until its bounds meet (the table keeps what each search proved)."""
+        """Null-window searches on the values of the right parity: the first at ``guess``,
+        then the next just past the bound the last one returned (the value is often that
+        bound), stepping twice as far each time the value lies further the same way, and
+        halving the interval once the value is bracketed; the table keeps what each search
+        proved."""
         lower = -(rp0 * scale + CAPOT_BONUS)
         upper = rp0 * scale + CAPOT_BONUS
-        gamma = min(max(guess, lower + 1), upper)
+        gamma = guess if (guess & 1) == par else guess + 1
+        gamma = min(max(gamma, lower + 2), upper)
+        step = 2
+        way = 0  # +1 after a search failed high, -1 after one failed low
+        both = False  # a search has failed each way
         while lower < upper:
             g = after(c, gamma - 1, gamma)
             if g >= gamma:
                 lower = g
+                if way < 0:
+                    both = True
+                step = step * 2 if way > 0 else 2
+                way = 1
+                gamma = lower + step
             else:
                 upper = g
-            gamma = (lower + upper + 1) // 2
+                if way > 0:
+                    both = True
+                step = step * 2 if way < 0 else 2
+                way = -1
+                gamma = upper + 2 - step
+            if both:
+                gamma = (lower + upper) // 2
+                if (gamma & 1) != par:
+                    gamma += 1
+                if gamma <= lower:
+                    gamma = lower + 2
+            gamma = min(max(gamma, lower + 2), upper)
         return lower
 
     values: dict[int, int] = {}
