@@ -204,6 +204,23 @@ def solve(
                 if (byte >> (c - tshift)) & 1:
                     top_trump[byte] = c
                     break
+    # ... and the points of the run of trumps from the best one out held by one party: each
+    # of them takes its trick, or falls on a partner's that does (positive for the
+    # maximising party, negative for the other)
+    party_card = [False] * 32
+    for c in range(32):
+        party_card[c] = any(mx[x] for x in range(n) if side_of[x] == side_card[c])
+    sure_trumps = [0] * 256
+    if trump_mask:
+        for byte in range(1, 256):
+            run = [c for c in desc[trump] if (byte >> (c - tshift)) & 1]
+            who = party_card[run[0]]
+            pts = 0
+            for c in run:
+                if party_card[c] != who:
+                    break
+                pts += points[c]
+            sure_trumps[byte] = pts if who else -pts
 
     plain = not reveal  # no card to free at a trick's end
 
@@ -272,6 +289,12 @@ def solve(
             b = bonus[sweep]
             hi_b = top + b if b > 0 else top
             lo_b = -top + b if b < 0 else -top
+        if trump_mask:
+            sure = sure_trumps[(rem >> tshift) & 255] * scale * 2
+            if sure > 0:
+                lo_b = sure - top
+            elif sure < 0:
+                hi_b = top + sure
         if hi_b <= alpha:
             return hi_b
         if lo_b >= beta:
