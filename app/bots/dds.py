@@ -35,10 +35,11 @@ the hard bot uses; ``atout bench solver`` compares the two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.engine.cards import SUIT_MASK, card_list
-from app.engine.play import BEATS, NO_TRUMP, legal_mask_top
+from app.engine.play import ALL_TRUMP, BEATS, NO_TRUMP, legal_mask_top
 from app.engine.scoring import CAPOT_BONUS
 from app.engine.state import Phase, State
 
@@ -316,12 +317,24 @@ def solve(
         a0, b0 = alpha, beta
         mine = mx[leader]
         hand = hands[leader]
-        cards = distinct(hand, rem)
-        if len(cards) > 1:
-            cards.sort(key=lambda c: lead_order(c, rem), reverse=True)
+        # the kept cards of each suit, each with its order key (see ``lead_suit``)
+        enc: list[int] = []
+        for sh in (0, 8, 16, 24):
+            m = (hand >> sh) & 255
+            if m:
+                lk = ((rem >> sh) & 255) << 8 | m | sh << 13
+                kept = lead_sorted.get(lk)
+                if kept is None:
+                    kept = lead_suit(sh >> 3, m, rem, lk)
+                enc.extend(kept)
+        if len(enc) > 1:
+            enc.sort(reverse=True)
+            cards = [x & 31 for x in enc]
             if first >= 0 and first != cards[0] and first in cards:
                 cards.remove(first)
                 cards.insert(0, first)
+        else:
+            cards = [enc[0] & 31]
         best = -INF if mine else INF
         best_c = cards[0]
         for c in cards:
@@ -357,6 +370,34 @@ def solve(
             return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
         return -points[c] - strength[c]
 
+    # (cards out in the suit, the hand's cards in it, suit) -> the kept cards, each as
+    # (its lead order + 64) * 32 + card, so that plain integer sorts order a lead
+    lead_sorted: dict[int, tuple[int, ...]] = {}
+
+    def lead_suit(s: int, m: int, rem: int, lk: int) -> tuple[int, ...]:
+        kept = distinct(m << (8 * s), rem)
+        enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
+        lead_sorted[lk] = enc
+        return enc
+
+    # (cards out or on the table in the led suit, the legal cards in it, the winning card,
+    # whether the trick is the mover's party's so far) -> the kept cards in order
+    follow_sorted: dict[int, tuple[int, ...]] = {}
+
+    def follow_suit(sh: int, legal: int, out: int, bc: int, ours: bool, fk: int) -> tuple[int, ...]:
+        kept = distinct(legal, out)
+        kept.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+        cards = tuple(kept)
+        follow_sorted[fk] = cards
+        return cards
+
+    # per led suit: a card following it must beat the card winning so far when it can
+    # (and that card is of the led suit, not a trump)
+    over_led = tuple(
+        trump != NO_TRUMP and (trump == ALL_TRUMP or s == trump or flags.overtake_plain)
+        for s in range(4)
+    )
+
     def follow(
         k: int,
         leader: int,
@@ -378,14 +419,31 @@ def solve(
         nodes += 1
         seat = (leader + k) % n
         hand = hands[seat]
-        legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
         mine = mx[seat]
-        if legal & (legal - 1) == 0:
-            cards = [legal.bit_length() - 1]
+        legal = hand & SUIT_MASK[led]
+        if legal:  # following the led suit (``legal_mask_top``, its first case)
+            if over_led[led] and bc >> 3 == led:
+                legal = legal & above[bc] or legal
+            if legal & (legal - 1) == 0:
+                cards: Sequence[int] = (legal.bit_length() - 1,)
+            else:
+                sh = led << 3
+                ours = mx[seat - k + bi] == mine
+                fk = (
+                    ((rem | table) >> sh & 255) << 8 | (legal >> sh) | bc << 16 | ours << 21
+                )  # fmt: skip
+                cards = follow_sorted.get(fk) or follow_suit(sh, legal, rem | table, bc, ours, fk)
         else:
-            cards = distinct(legal, rem | table)
-            if len(cards) > 1:
-                cards.sort(key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True)
+            legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
+            if legal & (legal - 1) == 0:
+                cards = (legal.bit_length() - 1,)
+            else:
+                kept = distinct(legal, rem | table)
+                if len(kept) > 1:
+                    kept.sort(
+                        key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True
+                    )
+                cards = kept
         base = bc * 32
         best = -INF if mine else INF
         if k == n - 1 and plain and left > 1:
