@@ -450,29 +450,37 @@ def solve(
             # the trick's last card: each card's outcome is a trick won and a lead
             if len(cards) > 1:
                 # enhanced transposition cutoff: a trick's end already known to refute
+                outs = []
                 for c in cards:
                     w = (leader + (k if beats[base + c] else bi)) % n
                     rest = rem & ~(1 << c)
                     ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    ntp = tp + points[c]
+                    g = ntp * scale if mx[w] else -ntp * scale
                     e = tt.get(rest | w << 32 | ns << 34)
                     if e is not None:
-                        p = (tp + points[c]) * scale
                         if mine:
-                            v = e[0] + (p if mx[w] else -p)
+                            v = e[0] + g
                             if v >= beta:
                                 return v
                         else:
-                            v = e[1] + (p if mx[w] else -p)
+                            v = e[1] + g
                             if v <= alpha:
                                 return v
-            for c in cards:
-                b = 1 << c
-                hands[seat] = hand & ~b
+                    outs.append((c, w, rest, ns, g, ntp))
+            else:
+                c = cards[0]
                 w = (leader + (k if beats[base + c] else bi)) % n
+                rest = rem & ~(1 << c)
+                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
                 ntp = tp + points[c]
                 g = ntp * scale if mx[w] else -ntp * scale
-                rest = rem & ~b
-                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                hands[seat] = hand & ~(1 << c)
+                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                hands[seat] = hand
+                return v
+            for c, w, rest, ns, g, ntp in outs:
+                hands[seat] = hand & ~(1 << c)
                 v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
                 if mine:
                     if v > best:
