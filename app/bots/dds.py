@@ -446,6 +446,30 @@ def solve(
                 cards = kept
         base = bc * 32
         best = -INF if mine else INF
+        if k == n - 1 and plain and left == 2:
+            # the last card before the last trick, which is counted (as a node, the lead
+            # it is)
+            for c in cards:
+                nodes += 1
+                b = 1 << c
+                hands[seat] = hand & ~b
+                w = (leader + (k if beats[base + c] else bi)) % n
+                ntp = tp + points[c]
+                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rem & ~b)
+                v = (ntp * scale if mx[w] else -ntp * scale) + last_trick(w, ns)
+                if mine:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            hands[seat] = hand
+            return best
         if k == n - 1 and plain and left > 1:
             # the trick's last card: each card's outcome is a trick won and a lead
             if len(cards) > 1:
