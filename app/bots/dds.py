@@ -20,13 +20,19 @@ How it is fast:
   still take every trick) serves every line reaching the same cards;
 * equivalent cards merged: cards of one hand and one suit with the same points and no
   card still out (or on the table) between them are tried once;
-* each legal card's exact value found by null-window searches that halve the interval the
-  value lies in, all of them sharing the table;
+* each legal card's exact value found by null-window searches, all of them sharing the
+  table: only on values of the parity of the points still out (the two parties' points add
+  up to them, a capot's 90 is even), the first at the previous card's value, the next just
+  past the bound the last one returned (the value is often that bound), stepping twice as
+  far while the value lies further the same way, and halving the interval once the value
+  is bracketed;
 * moves ordered (the table's best card first, then masters and cheap winners), a trick's
-  last card looking its outcomes up in the table first, and cheap bounds at each trick (the
-  points still out, and a capot only while it is possible: not once another side holds the
-  best trump still out);
-* the last trick is counted, not searched.
+  last card looking its outcomes up in the table first, and cheap bounds at each trick: the
+  points still out; a capot only while it is possible (not once another side holds the best
+  trump still out); in a suit contract, the trumps from the best one out that one party
+  holds, which each take a trick, so that party has at least their points and the other
+  party no capot;
+* the last trick is counted, not searched, from the last card of the trick before it.
 
 Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
 solver cannot drift from the rules.  ``app/bots/solver.py`` is the older endgame solver
