@@ -20,13 +20,19 @@ How it is fast:
   still take every trick) serves every line reaching the same cards;
 * equivalent cards merged: cards of one hand and one suit with the same points and no
   card still out (or on the table) between them are tried once;
-* each legal card's exact value found by null-window searches that halve the interval the
-  value lies in, all of them sharing the table;
+* each legal card's exact value found by null-window searches, all of them sharing the
+  table: only on values of the parity of the points still out (the two parties' points add
+  up to them, a capot's 90 is even), the first at the previous card's value, the next just
+  past the bound the last one returned (the value is often that bound), stepping twice as
+  far while the value lies further the same way, and halving the interval once the value
+  is bracketed;
 * moves ordered (the table's best card first, then masters and cheap winners), a trick's
-  last card looking its outcomes up in the table first, and cheap bounds at each trick (the
-  points still out, and a capot only while it is possible: not once another side holds the
-  best trump still out);
-* the last trick is counted, not searched.
+  last card looking its outcomes up in the table first, and cheap bounds at each trick: the
+  points still out; a capot only while it is possible (not once another side holds the best
+  trump still out); in a suit contract, the trumps from the best one out that one party
+  holds, which each take a trick, so that party has at least their points and the other
+  party no capot;
+* the last trick is counted, not searched, from the last card of the trick before it.
 
 Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
 solver cannot drift from the rules.  ``app/bots/solver.py`` is the older endgame solver
@@ -35,10 +41,11 @@ the hard bot uses; ``atout bench solver`` compares the two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.engine.cards import SUIT_MASK, card_list
-from app.engine.play import BEATS, NO_TRUMP, legal_mask_top
+from app.engine.play import ALL_TRUMP, BEATS, NO_TRUMP, legal_mask_top
 from app.engine.scoring import CAPOT_BONUS
 from app.engine.state import Phase, State
 
@@ -186,14 +193,41 @@ def solve(
     for cover in reveal:
         covers |= 1 << cover
 
-    # a suit contract's trumps, strongest first (the best one out always takes its trick)
-    trump_top = desc[trump] if trump_mask else ()
-
-    def holder(c: int) -> int:
-        for x in range(n):
-            if (hands[x] >> c) & 1:
-                return x
-        return owner[c]
+    # the side holding each card out (face-down ones included): the hands never change
+    # hands but by playing, so a card's holder is known from the start
+    side_card = [0] * 32
+    for x in range(n):
+        for c in card_list(hands[x]):
+            side_card[c] = side_of[x]
+    for f, o in owner.items():
+        side_card[f] = side_of[o]
+    # a suit contract: the best trump still out, by the trump byte of the cards out (whoever
+    # holds it takes a trick with it: no capot for another side)
+    tshift = 8 * trump if trump_mask else 0
+    top_trump = [-1] * 256
+    if trump_mask:
+        for byte in range(1, 256):
+            for c in desc[trump]:
+                if (byte >> (c - tshift)) & 1:
+                    top_trump[byte] = c
+                    break
+    # ... and the points of the run of trumps from the best one out held by one party: each
+    # of them takes its trick, or falls on a partner's that does (positive for the
+    # maximising party, negative for the other)
+    party_card = [False] * 32
+    for c in range(32):
+        party_card[c] = any(mx[x] for x in range(n) if side_of[x] == side_card[c])
+    sure_trumps = [0] * 256
+    if trump_mask:
+        for byte in range(1, 256):
+            run = [c for c in desc[trump] if (byte >> (c - tshift)) & 1]
+            who = party_card[run[0]]
+            pts = 0
+            for c in run:
+                if party_card[c] != who:
+                    break
+                pts += points[c]
+            sure_trumps[byte] = pts if who else -pts
 
     plain = not reveal  # no card to free at a trick's end
 
@@ -205,12 +239,10 @@ def solve(
             return _BROKEN
         else:
             nsweep = sweep
-        if trump_top and rem & trump_mask:
-            # whoever holds the best trump still out takes a trick with it: no capot for
-            # another side
-            for c in trump_top:
-                if (rem >> c) & 1:
-                    return nsweep if side_of[holder(c)] == ws else _BROKEN
+        if trump_mask:
+            c = top_trump[(rem >> tshift) & 255]
+            if c >= 0 and side_card[c] != ws:
+                return _BROKEN
         return nsweep
 
     runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
@@ -264,13 +296,18 @@ def solve(
             b = bonus[sweep]
             hi_b = top + b if b > 0 else top
             lo_b = -top + b if b < 0 else -top
+        if trump_mask:
+            sure = sure_trumps[(rem >> tshift) & 255] * scale * 2
+            if sure > 0:
+                lo_b = sure - top
+            elif sure < 0:
+                hi_b = top + sure
         if hi_b <= alpha:
             return hi_b
         if lo_b >= beta:
             return lo_b
         key = rem | leader << 32 | sweep << 34
         e = tt.get(key)
-        first = -1
         if e is not None:
             lo, hi, first = e
             if lo >= beta or lo == hi:
@@ -282,16 +319,28 @@ def solve(
             if hi < beta:
                 beta = hi
         else:
-            lo, hi = lo_b, hi_b
+            lo, hi, first = lo_b, hi_b, -1
         a0, b0 = alpha, beta
         mine = mx[leader]
         hand = hands[leader]
-        cards = distinct(hand, rem)
-        if len(cards) > 1:
-            cards.sort(key=lambda c: lead_order(c, rem), reverse=True)
-            if first >= 0 and first in cards:
+        # the kept cards of each suit, each with its order key (see ``lead_suit``)
+        enc: list[int] = []
+        for sh in (0, 8, 16, 24):
+            m = (hand >> sh) & 255
+            if m:
+                lk = ((rem >> sh) & 255) << 8 | m | sh << 13
+                kept = lead_sorted.get(lk)
+                if kept is None:
+                    kept = lead_suit(sh >> 3, m, rem, lk)
+                enc.extend(kept)
+        if len(enc) > 1:
+            enc.sort(reverse=True)
+            cards = [x & 31 for x in enc]
+            if first >= 0 and first != cards[0] and first in cards:
                 cards.remove(first)
                 cards.insert(0, first)
+        else:
+            cards = [enc[0] & 31]
         best = -INF if mine else INF
         best_c = cards[0]
         for c in cards:
@@ -327,6 +376,34 @@ def solve(
             return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
         return -points[c] - strength[c]
 
+    # (cards out in the suit, the hand's cards in it, suit) -> the kept cards, each as
+    # (its lead order + 64) * 32 + card, so that plain integer sorts order a lead
+    lead_sorted: dict[int, tuple[int, ...]] = {}
+
+    def lead_suit(s: int, m: int, rem: int, lk: int) -> tuple[int, ...]:
+        kept = distinct(m << (8 * s), rem)
+        enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
+        lead_sorted[lk] = enc
+        return enc
+
+    # (cards out or on the table in the led suit, the legal cards in it, the winning card,
+    # whether the trick is the mover's party's so far) -> the kept cards in order
+    follow_sorted: dict[int, tuple[int, ...]] = {}
+
+    def follow_suit(sh: int, legal: int, out: int, bc: int, ours: bool, fk: int) -> tuple[int, ...]:
+        kept = distinct(legal, out)
+        kept.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+        cards = tuple(kept)
+        follow_sorted[fk] = cards
+        return cards
+
+    # per led suit: a card following it must beat the card winning so far when it can
+    # (and that card is of the led suit, not a trump)
+    over_led = tuple(
+        trump != NO_TRUMP and (trump == ALL_TRUMP or s == trump or flags.overtake_plain)
+        for s in range(4)
+    )
+
     def follow(
         k: int,
         leader: int,
@@ -348,35 +425,107 @@ def solve(
         nodes += 1
         seat = (leader + k) % n
         hand = hands[seat]
-        legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
         mine = mx[seat]
-        base = bc * 32
-        if legal & (legal - 1) == 0:
-            cards = [legal.bit_length() - 1]
+        legal = hand & SUIT_MASK[led]
+        if legal:  # following the led suit (``legal_mask_top``, its first case)
+            if over_led[led] and bc >> 3 == led:
+                legal = legal & above[bc] or legal
+            if legal & (legal - 1) == 0:
+                cards: Sequence[int] = (legal.bit_length() - 1,)
+            else:
+                sh = led << 3
+                ours = mx[seat - k + bi] == mine
+                fk = (
+                    ((rem | table) >> sh & 255) << 8 | (legal >> sh) | bc << 16 | ours << 21
+                )  # fmt: skip
+                cards = follow_sorted.get(fk) or follow_suit(sh, legal, rem | table, bc, ours, fk)
         else:
-            cards = distinct(legal, rem | table)
-            if len(cards) > 1:
-                ours = mx[(leader + bi) % n] == mine
-                cards.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+            legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
+            if legal & (legal - 1) == 0:
+                cards = (legal.bit_length() - 1,)
+            else:
+                kept = distinct(legal, rem | table)
+                if len(kept) > 1:
+                    kept.sort(
+                        key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True
+                    )
+                cards = kept
+        base = bc * 32
         best = -INF if mine else INF
-        last = k == n - 1
-        if last and left > 1 and len(cards) > 1:
-            # enhanced transposition cutoff: a trick's end already known to refute
+        if k == n - 1 and plain and left == 2:
+            # the last card before the last trick, which is counted (as a node, the lead
+            # it is)
             for c in cards:
+                nodes += 1
+                b = 1 << c
+                hands[seat] = hand & ~b
+                w = (leader + (k if beats[base + c] else bi)) % n
+                ntp = tp + points[c]
+                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rem & ~b)
+                v = (ntp * scale if mx[w] else -ntp * scale) + last_trick(w, ns)
+                if mine:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            hands[seat] = hand
+            return best
+        if k == n - 1 and plain and left > 1:
+            # the trick's last card: each card's outcome is a trick won and a lead
+            if len(cards) > 1:
+                # enhanced transposition cutoff: a trick's end already known to refute
+                outs = []
+                for c in cards:
+                    w = (leader + (k if beats[base + c] else bi)) % n
+                    rest = rem & ~(1 << c)
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    ntp = tp + points[c]
+                    g = ntp * scale if mx[w] else -ntp * scale
+                    e = tt.get(rest | w << 32 | ns << 34)
+                    if e is not None:
+                        if mine:
+                            v = e[0] + g
+                            if v >= beta:
+                                return v
+                        else:
+                            v = e[1] + g
+                            if v <= alpha:
+                                return v
+                    outs.append((c, w, rest, ns, g, ntp))
+            else:
+                c = cards[0]
                 w = (leader + (k if beats[base + c] else bi)) % n
                 rest = rem & ~(1 << c)
                 ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                e = tt.get(rest | w << 32 | ns << 34)
-                if e is not None:
-                    p = (tp + points[c]) * scale
-                    if mine:
-                        v = e[0] + (p if mx[w] else -p)
-                        if v >= beta:
-                            return v
-                    else:
-                        v = e[1] + (p if mx[w] else -p)
-                        if v <= alpha:
-                            return v
+                ntp = tp + points[c]
+                g = ntp * scale if mx[w] else -ntp * scale
+                hands[seat] = hand & ~(1 << c)
+                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                hands[seat] = hand
+                return v
+            for c, w, rest, ns, g, ntp in outs:
+                hands[seat] = hand & ~(1 << c)
+                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                if mine:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            hands[seat] = hand
+            return best
+        last = k == n - 1
         for c in cards:
             b = 1 << c
             hands[seat] = hand & ~b
@@ -385,18 +534,9 @@ def solve(
             else:
                 nbi, nbc = bi, bc
             if last:
-                if plain and left > 1:  # ``finish``, inlined
-                    w = (leader + nbi) % n
-                    ntp = tp + points[c]
-                    g = ntp * scale if mx[w] else -ntp * scale
-                    rest = rem & ~b
-                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
-                else:
-                    v = finish(
-                        leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha,
-                        beta,
-                    )  # fmt: skip
+                v = finish(
+                    leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha, beta
+                )
             else:
                 v = follow(
                     k + 1,
@@ -536,19 +676,46 @@ def solve(
         finally:
             hands[seat] = hand
 
+    # every value still to come has the parity of the points still out: the two parties'
+    # points add up to them, and a capot's 90 is even
+    par = (rp0 * scale) & 1
+
     def exact(c: int, guess: int) -> int:
-        """Null-window searches, the first at ``guess``, then halving the interval the value
-        is known to lie in, until its bounds meet (the table keeps what each search proved)."""
+        """Null-window searches on the values of the right parity: the first at ``guess``,
+        then the next just past the bound the last one returned (the value is often that
+        bound), stepping twice as far each time the value lies further the same way, and
+        halving the interval once the value is bracketed; the table keeps what each search
+        proved."""
         lower = -(rp0 * scale + CAPOT_BONUS)
         upper = rp0 * scale + CAPOT_BONUS
-        gamma = min(max(guess, lower + 1), upper)
+        gamma = guess if (guess & 1) == par else guess + 1
+        gamma = min(max(gamma, lower + 2), upper)
+        step = 2
+        way = 0  # +1 after a search failed high, -1 after one failed low
+        both = False  # a search has failed each way
         while lower < upper:
             g = after(c, gamma - 1, gamma)
             if g >= gamma:
                 lower = g
+                if way < 0:
+                    both = True
+                step = step * 2 if way > 0 else 2
+                way = 1
+                gamma = lower + step
             else:
                 upper = g
-            gamma = (lower + upper + 1) // 2
+                if way > 0:
+                    both = True
+                step = step * 2 if way < 0 else 2
+                way = -1
+                gamma = upper + 2 - step
+            if both:
+                gamma = (lower + upper) // 2
+                if (gamma & 1) != par:
+                    gamma += 1
+                if gamma <= lower:
+                    gamma = lower + 2
+            gamma = min(max(gamma, lower + 2), upper)
         return lower
 
     values: dict[int, int] = {}
