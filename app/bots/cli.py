@@ -28,8 +28,9 @@ def register(subparsers: Any) -> None:
         "--variant", required=True, choices=["classic", "coinche", "bulgarian", "bela", "duel"]
     )
     p.add_argument("--players", type=int, default=None, help="bela: 2, 3 or 4")
-    p.add_argument("--a", required=True, choices=LEVELS, help="level A")
-    p.add_argument("--b", required=True, choices=LEVELS, help="level B")
+    side = f"a level ({', '.join(LEVELS)}), or in 4-player variants a pair first+partner"
+    p.add_argument("--a", required=True, help=f"side A: {side}")
+    p.add_argument("--b", required=True, help=f"side B: {side}")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals (decks)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1, help="processes (multiprocessing)")
@@ -37,6 +38,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--budget-ms", type=float, default=None, help="hard bot budget per decision")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--progress", action="store_true", help="print the running mean")
+    p.add_argument(
+        "--plays",
+        action="store_true",
+        help="with --json: add each play's recorded points and outcome (two sides)",
+    )
     p.set_defaults(func=cmd_arena)
     a = subparsers.add_parser(
         "analyse",
@@ -113,13 +119,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from app.engine.errors import InvalidAction
     from app.engine.variants import get_rules
 
-    from .arena import format_report, run, to_json
+    from .arena import check_sides, format_report, run, to_json
 
     try:
         options = json.loads(args.options)
         if not isinstance(options, dict):
             raise ValueError("--options must be a JSON object")
         rules = get_rules(args.variant, args.players, options)
+        check_sides(rules.players, args.a, args.b)
     except (ValueError, InvalidAction) as exc:
         print(f"atout: {exc}", file=sys.stderr)
         return 2
@@ -146,6 +153,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         budget_ms=args.budget_ms,
         progress=progress,
+        keep_plays=args.plays,
     )
     print(to_json(report) if args.json else format_report(report))
     return 0
