@@ -119,9 +119,9 @@ def pair_figures(
     team_size: int,
     sigma: float,
     seed: int = 0,
-    matches: int = 4000,
+    matches: int = 20_000,
     resamples: int = 200,
-    resample_matches: int = 500,
+    resample_matches: int = 1000,
 ) -> dict[str, Any]:
     """Margins, match-win probability and mu gap of side A over side B, with bootstrap 95%
     intervals over the decks."""

@@ -66,24 +66,24 @@ ANCHOR_SIGMA = 5 / 3
 # the figures, their 95% intervals and the date). Medium is the newcomer's mu in every family.
 ANCHORS: dict[str, dict[str, Rating]] = {
     "classic": {
-        "easy": Rating(21.0, ANCHOR_SIGMA),
+        "easy": Rating(22.23, ANCHOR_SIGMA),
         "medium": Rating(25.0, ANCHOR_SIGMA),
-        "hard": Rating(29.0, ANCHOR_SIGMA),
+        "hard": Rating(26.76, ANCHOR_SIGMA),
     },
     "bulgarian": {
-        "easy": Rating(21.0, ANCHOR_SIGMA),
+        "easy": Rating(21.36, ANCHOR_SIGMA),
         "medium": Rating(25.0, ANCHOR_SIGMA),
-        "hard": Rating(29.0, ANCHOR_SIGMA),
+        "hard": Rating(27.08, ANCHOR_SIGMA),
     },
     "bela": {
-        "easy": Rating(21.0, ANCHOR_SIGMA),
+        "easy": Rating(23.3, ANCHOR_SIGMA),
         "medium": Rating(25.0, ANCHOR_SIGMA),
-        "hard": Rating(29.0, ANCHOR_SIGMA),
+        "hard": Rating(27.13, ANCHOR_SIGMA),
     },
     "duel": {
-        "easy": Rating(21.0, ANCHOR_SIGMA),
+        "easy": Rating(22.33, ANCHOR_SIGMA),
         "medium": Rating(25.0, ANCHOR_SIGMA),
-        "hard": Rating(29.0, ANCHOR_SIGMA),
+        "hard": Rating(27.84, ANCHOR_SIGMA),
     },
 }
 # The digests of the levels' decisions the anchors above were measured with

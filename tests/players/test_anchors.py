@@ -17,7 +17,7 @@ from app.players.ratings import ANCHOR_FINGERPRINTS, ANCHOR_SIGMA, ANCHORS, FAMI
 RECOMPUTE = (
     "the play of the {level} bot in the {family} family changed since its rating anchor was "
     "measured (fingerprint {stored} -> {now}). Measure the anchors again: "
-    "`atout arena anchors --family {family} --deals 200 --seed 2026 --json` (docs/players.md, "
+    "`atout arena anchors --family {family} --deals 200 --seed 2026` (docs/players.md, "
     "'Where the anchors come from'), then put the mu of every level and the fingerprints it "
     "prints into ANCHORS and ANCHOR_FINGERPRINTS of app/players/ratings.py and the figures "
     "into docs/players.md."
