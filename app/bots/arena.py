@@ -16,6 +16,13 @@ the cards cancels out:
   counted plays where a seat's level had an ally of its own level at the table, a different
   mix; its figures are not comparable with these.)
 
+Partner mode (4 players): a side may be two levels, ``hard+medium``: the first named level sits
+in the side's first seat (seat 0 or 1), the partner in the other (seat 2 or 3).  A plain level
+means both seats.  The deck is still played twice with the sides exchanged, so A's first level
+holds the very cards B's first level held (and the partners likewise): ``--a hard+medium --b
+medium+medium`` measures what putting hard in one seat does for a medium partner.  Pairs need
+two sides of two: the 2- and 3-player variants refuse them.
+
 Each play is one deal of a fresh match (same deck, same dealer), scored by the engine as
 a real deal would be (without a reserve from earlier deals); a thrown-in deal scores 0.
 The report gives the mean difference per deck with a 95% confidence interval (normal
@@ -37,7 +44,7 @@ from typing import Any
 
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
-from . import choose_action
+from . import LEVELS, choose_action
 
 
 @dataclass
@@ -48,6 +55,9 @@ class PlayResult:
     thrown_in: bool
     times: dict[str, list[float]] = field(default_factory=dict)  # wall-clock seconds
     cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds
+    winner: int | None = None  # a seat of the side the deal's outcome favours
+    seat_times: list[list[float]] = field(default_factory=list)  # wall-clock seconds per seat
+    seat_cpu: list[list[float]] = field(default_factory=list)  # CPU seconds per seat
 
 
 @dataclass
@@ -58,6 +68,11 @@ class DeckResult:
     thrown_in: int
     times: dict[str, list[float]]
     cpu: dict[str, list[float]]
+    # side label -> seat level -> CPU seconds (the partner mode's per-level figures)
+    cpu_levels: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    # two sides: per play, (A's recorded points, B's, 1 if the deal's outcome went to A, 0 if
+    # to B, None if thrown in or undecided)
+    plays: list[tuple[int, int, int | None]] = field(default_factory=list)
 
 
 def focus_seat(players: int, index: int) -> int | None:
@@ -65,14 +80,52 @@ def focus_seat(players: int, index: int) -> int | None:
     return index % 3 if players == 3 else None
 
 
-def seatings(players: int, a: str, b: str, index: int = 0) -> list[list[str]]:
-    """The level at each seat, for each play of deck ``index``."""
+def side_levels(side: str) -> tuple[str, str]:
+    """``"hard+medium"`` -> ``("hard", "medium")``; a plain ``"hard"`` -> ``("hard", "hard")``."""
+    parts = side.split("+")
+    if len(parts) == 1:
+        return parts[0], parts[0]
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"{side!r}: a side is one level or two joined by +, like hard+medium")
+    return parts[0], parts[1]
+
+
+def check_sides(players: int, a: str, b: str) -> None:
+    """ValueError unless ``a`` and ``b`` are sides the arena can seat at ``players``."""
+    for side in (a, b):
+        first, partner = side_levels(side)
+        for level in (first, partner):
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r} in {side!r}; one of {', '.join(LEVELS)}")
+        if "+" in side and players != 4:
+            raise ValueError(
+                f"{side!r}: a pair of levels needs two sides of two players (a 4-player "
+                f"variant); with {players} players give one level per side"
+            )
+
+
+def layout(players: int, index: int = 0) -> list[list[int]]:
+    """For each play of deck ``index``: which side (0 = A, 1 = B) holds each seat."""
     if players == 3:
         f = index % 3
-        return [[a if x == f else b for x in range(3)], [b if x == f else a for x in range(3)]]
+        return [[0 if x == f else 1 for x in range(3)], [1 if x == f else 0 for x in range(3)]]
     if players == 4:
-        return [[a, b, a, b], [b, a, b, a]]
-    return [[a, b], [b, a]]
+        return [[0, 1, 0, 1], [1, 0, 1, 0]]
+    return [[0, 1], [1, 0]]
+
+
+def seatings(players: int, a: str, b: str, index: int = 0) -> list[list[str]]:
+    """The level at each seat, for each play of deck ``index``.
+
+    4 players: a side's first level takes the side's first seat (0 or 1), its partner the
+    other (2 or 3)."""
+    if "+" in a or "+" in b:
+        check_sides(players, a, b)
+    pairs = (side_levels(a), side_levels(b))
+    out = []
+    for sides in layout(players, index):
+        out.append([pairs[side][0 if seat < 2 else 1] for seat, side in enumerate(sides)])
+    return out
 
 
 def play_one(
@@ -89,6 +142,8 @@ def play_one(
     rngs = [random.Random(seed * 31 + s) for s in range(players)]
     times: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
+    seat_times: list[list[float]] = [[] for _ in range(players)]
+    seat_cpu: list[list[float]] = [[] for _ in range(players)]
     while state.phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER):
         seat = next_to_move(state)
         assert seat is not None
@@ -101,20 +156,32 @@ def play_one(
         if len(view["legal"]) > 1:
             times.setdefault(levels[seat], []).append(dt)
             cpu.setdefault(levels[seat], []).append(dc)
+            seat_times[seat].append(dt)
+            seat_cpu[seat].append(dc)
         state, _ = apply(state, action_from_json(action), seat)
     result = state.results[-1]
     side_of = state.rules.side_of
     if result.thrown_in or result.score is None:
-        return PlayResult([0] * players, None, None, True, times, cpu)
+        return PlayResult(
+            [0] * players, None, None, True, times, cpu, seat_times=seat_times, seat_cpu=seat_cpu
+        )
     rec = result.score.recorded
     taker = result.contract.taker if result.contract else None
+    made = result.score.outcome == "made"
+    winner = None
+    if taker is not None and result.score.outcome in ("made", "failed"):
+        # the side the outcome favours: the taker's if made, else (two sides) the other one
+        winner = taker if made else next(s for s in range(players) if side_of[s] != side_of[taker])
     return PlayResult(
         [rec[side_of[s]] for s in range(players)],
         taker,
-        result.score.outcome == "made",
+        made,
         False,
         times,
         cpu,
+        winner=winner,
+        seat_times=seat_times,
+        seat_cpu=seat_cpu,
     )
 
 
@@ -125,6 +192,8 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     rng.shuffle(deck)
     dealer = rng.randrange(players)
     plays = seatings(players, a, b, index)
+    sides = layout(players, index)
+    labels = (a, b)
     results = []
     for p, levels in enumerate(plays):
         results.append(
@@ -142,30 +211,38 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     contracts: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}
     times: dict[str, list[float]] = {a: [], b: []}
     cpu: dict[str, list[float]] = {a: [], b: []}
+    cpu_levels: dict[str, dict[str, list[float]]] = {
+        a: {lv: [] for lv in side_levels(a)},
+        b: {lv: [] for lv in side_levels(b)},
+    }
     thrown = 0
-    for levels, r in zip(plays, results, strict=True):
-        for lv, ts in r.times.items():
-            times[lv].extend(ts)
-        for lv, ts in r.cpu.items():
-            cpu[lv].extend(ts)
+    for levels, seated, r in zip(plays, sides, results, strict=True):
+        for s in range(players):
+            label = labels[seated[s]]
+            times[label].extend(r.seat_times[s])
+            cpu[label].extend(r.seat_cpu[s])
+            cpu_levels[label][levels[s]].extend(r.seat_cpu[s])
         if r.thrown_in:
             thrown += 1
             continue
         if r.taker is not None:
-            lv = levels[r.taker]
-            contracts[lv][0] += 1
-            contracts[lv][1] += int(bool(r.made))
+            label = labels[seated[r.taker]]
+            contracts[label][0] += 1
+            contracts[label][1] += int(bool(r.made))
     f = focus_seat(players, index)
+    deck_plays: list[tuple[int, int, int | None]] = []
     if f is not None:
         diff = float(results[0].points[f] - results[1].points[f])
     else:
         diffs = []
-        for levels, r in zip(plays, results, strict=True):
-            sa = next(s for s in range(players) if levels[s] == a)
-            sb = next(s for s in range(players) if levels[s] == b)
+        for seated, r in zip(sides, results, strict=True):
+            sa = seated.index(0)
+            sb = seated.index(1)
             diffs.append(r.points[sa] - r.points[sb])
+            won = None if r.winner is None else int(seated[r.winner] == 0)
+            deck_plays.append((r.points[sa], r.points[sb], won))
         diff = sum(diffs) / len(diffs)
-    return DeckResult(index, diff, contracts, thrown, times, cpu)
+    return DeckResult(index, diff, contracts, thrown, times, cpu, cpu_levels, deck_plays)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -187,7 +264,13 @@ def run(
     workers: int = 1,
     budget_ms: float | None = None,
     progress: Callable[[int, float], None] | None = None,
+    keep_plays: bool = False,
 ) -> dict[str, Any]:
+    """Play ``deals`` duplicate decks between sides ``a`` and ``b`` (levels, or pairs
+    ``first+partner`` in 4-player variants) and report the figures.  ``keep_plays`` adds
+    ``plays``: two sides, per deck in order, per play ``[A's points, B's points, 1|0|None]``
+    (the outcome went to A, to B, or the deal was thrown in)."""
+    check_sides(players, a, b)
     tasks = [(variant, players, options, a, b, seed, i, budget_ms) for i in range(deals)]
     start = time.perf_counter()
     results: list[DeckResult] = []
@@ -196,6 +279,7 @@ def run(
         if progress is not None:
             progress(len(results), sum(x.diff for x in results) / len(results))
     elapsed = time.perf_counter() - start
+    results.sort(key=lambda r: r.index)
     diffs = [r.diff for r in results]
     n = len(diffs)
     mean = sum(diffs) / n
@@ -204,6 +288,10 @@ def run(
     contracts = {a: [0, 0], b: [0, 0]}
     times: dict[str, list[float]] = {a: [], b: []}
     cpu: dict[str, list[float]] = {a: [], b: []}
+    cpu_levels: dict[str, dict[str, list[float]]] = {
+        a: {lv: [] for lv in side_levels(a)},
+        b: {lv: [] for lv in side_levels(b)},
+    }
     thrown = 0
     for r in results:
         thrown += r.thrown_in
@@ -212,6 +300,11 @@ def run(
             contracts[lv][1] += r.contracts[lv][1]
             times[lv].extend(r.times[lv])
             cpu[lv].extend(r.cpu[lv])
+            for level, ts in r.cpu_levels[lv].items():
+                cpu_levels[lv][level].extend(ts)
+    extra: dict[str, Any] = {}
+    if keep_plays:
+        extra["plays"] = [[list(p) for p in r.plays] for r in results]
     return {
         "variant": variant,
         "players": players,
@@ -232,8 +325,13 @@ def run(
         },
         "decision_ms": {lv: _summary(ts) for lv, ts in times.items()},
         "decision_cpu_ms": {lv: _summary(ts) for lv, ts in cpu.items()},
+        # per side, the CPU times of each level in it (a pair's two levels apart)
+        "decision_cpu_ms_by_level": {
+            side: {lv: _summary(ts) for lv, ts in per.items()} for side, per in cpu_levels.items()
+        },
         "elapsed_s": elapsed,
         "workers": workers,
+        **extra,
     }
 
 
@@ -275,10 +373,16 @@ def format_report(r: dict[str, Any]) -> str:
         t = r["decision_cpu_ms"][lv]
         w = r["decision_ms"][lv]
         lines.append(
-            f"  {lv:6s} contracts made {c['made']}/{c['taken']} ({rate}); decisions {t['decisions']}: "
+            f"  {lv:6s} {'(A)' if lv == a else '(B)'} contracts made {c['made']}/{c['taken']}"
+            f" ({rate}); decisions {t['decisions']}: "
             f"CPU p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms, max {t['max']:.1f} ms"
             f" (wall p95 {w['p95']:.1f} ms, max {w['max']:.1f} ms)"
         )
+        if "+" in lv:
+            parts = []
+            for level, t in r["decision_cpu_ms_by_level"][lv].items():
+                parts.append(f"{level} CPU p95 {t['p95']:.1f} ms ({t['decisions']})")
+            lines.append(f"  {'':6s} of which {'; '.join(parts)}")
     return "\n".join(lines)
 
 

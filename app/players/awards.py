@@ -178,7 +178,7 @@ def award_work(
                     teams[side].append(Member(h.identity_id, before.get(h.identity_id, DEFAULT)))
                 else:
                     assert h.bot_level is not None
-                    teams[side].append(bot(h.bot_level))
+                    teams[side].append(bot(h.bot_level, family))
             try:
                 after = {cast(int, k): v for k, v in rate(teams, outcome.ranks).items()}
                 # a leaver is rated as having lost, even when his side won

@@ -3,12 +3,19 @@
 Each finished match of the ``friends`` and ``computer`` modes updates the ratings of the
 browsers that played it (``local`` games are not rated: one person plays every seat). Teams are
 rated as teams: a side's members share the result. Each bot level is a rated player whose
-rating never moves (an anchor), so every human rating is measured against fixed points and a
-player can read "you play like medium".
+rating never moves (an anchor, one per family), so every human rating is measured against fixed
+points and a player can read "you play like medium".
 
 What a player sees is ``display(rating)``: ``1000 + 25 * (mu - 3 sigma)``, the conservative
-estimate openskill calls the ordinal, on a friendlier scale. A newcomer shows 1000; the anchors
-(mu 21/25/29, sigma 5/3) show 1400, 1500 and 1600.
+estimate openskill calls the ordinal, on a friendlier scale. A newcomer shows 1000; medium,
+anchored at the newcomer's mu of 25 with sigma 5/3, shows 1500.
+
+The anchors of easy and hard are measured, not guessed: ``atout arena anchors --family F``
+(``app.bots.anchors``, docs/players.md) plays the levels against each other in the family's
+game, turns the margins into the probability of winning a whole match and finds the mu gap
+for which openskill's own model predicts it. ``ANCHOR_FINGERPRINTS`` are the digests of the
+levels' decisions the figures were measured with; a test fails when a level's play changes,
+and the anchors are then measured again.
 """
 
 from __future__ import annotations
@@ -55,11 +62,53 @@ class Rating:
 
 DEFAULT = Rating(_MODEL.mu, _MODEL.sigma)  # 25, 25/3
 ANCHOR_SIGMA = 5 / 3
-# The bots' fixed ratings, the same in every family.
-ANCHORS: dict[str, Rating] = {
-    "easy": Rating(21.0, ANCHOR_SIGMA),
-    "medium": Rating(25.0, ANCHOR_SIGMA),
-    "hard": Rating(29.0, ANCHOR_SIGMA),
+# The bots' fixed ratings per family, from `atout arena anchors --family F` (docs/players.md:
+# the figures, their 95% intervals and the date). Medium is the newcomer's mu in every family.
+ANCHORS: dict[str, dict[str, Rating]] = {
+    "classic": {
+        "easy": Rating(22.23, ANCHOR_SIGMA),
+        "medium": Rating(25.0, ANCHOR_SIGMA),
+        "hard": Rating(26.76, ANCHOR_SIGMA),
+    },
+    "bulgarian": {
+        "easy": Rating(21.36, ANCHOR_SIGMA),
+        "medium": Rating(25.0, ANCHOR_SIGMA),
+        "hard": Rating(27.08, ANCHOR_SIGMA),
+    },
+    "bela": {
+        "easy": Rating(23.3, ANCHOR_SIGMA),
+        "medium": Rating(25.0, ANCHOR_SIGMA),
+        "hard": Rating(27.13, ANCHOR_SIGMA),
+    },
+    "duel": {
+        "easy": Rating(22.33, ANCHOR_SIGMA),
+        "medium": Rating(25.0, ANCHOR_SIGMA),
+        "hard": Rating(27.84, ANCHOR_SIGMA),
+    },
+}
+# The digests of the levels' decisions the anchors above were measured with
+# (app.bots.anchors.fingerprint); tests/players/test_anchors.py compares them with the code's.
+ANCHOR_FINGERPRINTS: dict[str, dict[str, str]] = {
+    "classic": {
+        "easy": "21:5f28825e415f2b8d",
+        "medium": "21:3e27e45dba9b2b23",
+        "hard": "21:27effcb70a6d369f",
+    },
+    "bulgarian": {
+        "easy": "26:e7ea6163f3929636",
+        "medium": "26:7b002fe31dd391a6",
+        "hard": "26:62d74e2500db97dd",
+    },
+    "bela": {
+        "easy": "20:0fe5d9f67063d00f",
+        "medium": "20:24797fb92b97eec5",
+        "hard": "20:2df3715eb9e056d3",
+    },
+    "duel": {
+        "easy": "26:dd764abf7c5482e8",
+        "medium": "26:02258bc2a05e31a4",
+        "hard": "26:8445cc9d83de9a2d",
+    },
 }
 
 
@@ -67,9 +116,11 @@ def display(rating: Rating) -> int:
     return round(DISPLAY_BASE + DISPLAY_SCALE * rating.ordinal)
 
 
-def plays_like(rating: Rating) -> str:
-    """The bot level whose anchor is nearest to the player's estimated skill (mu)."""
-    return min(ANCHORS, key=lambda level: (abs(ANCHORS[level].mu - rating.mu), level))
+def plays_like(rating: Rating, family: str) -> str:
+    """The bot level whose anchor in ``family`` is nearest to the player's estimated skill
+    (mu)."""
+    anchors = ANCHORS[family]
+    return min(anchors, key=lambda level: (abs(anchors[level].mu - rating.mu), level))
 
 
 @dataclass(frozen=True)
@@ -81,8 +132,9 @@ class Member:
     bot: str | None = None  # a bot level: an anchor, never updated
 
 
-def bot(level: str) -> Member:
-    return Member(("bot", level), ANCHORS[level], bot=level)
+def bot(level: str, family: str) -> Member:
+    """The rated participant for a bot of ``level`` in a game of ``family``: its anchor."""
+    return Member(("bot", level), ANCHORS[family][level], bot=level)
 
 
 def rate(teams: Sequence[Sequence[Member]], ranks: Sequence[int]) -> dict[Hashable, Rating]:

@@ -46,7 +46,7 @@ def rating_json(row: store.RatingRow | None) -> dict[str, Any] | None:
         "rating": display(rating),
         "games": row.games,
         "wins": row.wins,
-        "plays_like": plays_like(rating),
+        "plays_like": plays_like(rating, row.family),
         "ranked": row.games >= MIN_RANKED_GAMES,
     }
 
@@ -102,7 +102,9 @@ def ranking_json(session: Session, family: str, limit: int = 100) -> dict[str, A
         }
         for i, r in enumerate(rows)
     ]
-    anchors = [{"level": level, "rating": display(rating)} for level, rating in ANCHORS.items()]
+    anchors = [
+        {"level": level, "rating": display(rating)} for level, rating in ANCHORS[family].items()
+    ]
     return {
         "family": family,
         "min_games": MIN_RANKED_GAMES,

@@ -123,3 +123,61 @@ def test_cli_prints_json() -> None:
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["variant"] == "bela" and report["players"] == 3 and report["deals"] == 3
+
+
+def test_a_pair_sits_first_level_in_the_sides_first_seat() -> None:
+    one, two = seatings(4, "hard+medium", "medium+easy")
+    # A holds seats 0 and 2, then 1 and 3: its first level in the side's first seat.
+    assert one == ["hard", "medium", "medium", "easy"]
+    assert two == ["medium", "hard", "easy", "medium"]
+    # Duplicate: each seat's cards go to the other side's level of the same rank in the pair.
+    assert [one[0], one[2]] == [two[1], two[3]] == ["hard", "medium"]
+    assert [one[1], one[3]] == [two[0], two[2]] == ["medium", "easy"]
+    # A plain level keeps meaning both seats of that level.
+    assert seatings(4, "hard", "medium+easy")[0] == ["hard", "medium", "hard", "easy"]
+    assert seatings(4, "hard+hard", "medium") == seatings(4, "hard", "medium")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_pair_needs_four_players(players: int) -> None:
+    with pytest.raises(ValueError, match="pair of levels"):
+        seatings(players, "hard+medium", "medium")
+    with pytest.raises(ValueError, match="pair of levels"):
+        run("bela", players, {}, "medium", "medium+easy", 1, seed=1)
+
+
+def test_a_pair_run_reports_each_side_and_its_levels() -> None:
+    r = run("classic", 4, {}, "medium+easy", "easy", 4, seed=7, keep_plays=True)
+    assert r["a"] == "medium+easy" and r["b"] == "easy" and r["plays_per_deal"] == 2
+    assert set(r["contracts"]) == {"medium+easy", "easy"}
+    by_level = r["decision_cpu_ms_by_level"]
+    assert set(by_level["medium+easy"]) == {"medium", "easy"} and set(by_level["easy"]) == {"easy"}
+    side = r["decision_cpu_ms"]["medium+easy"]["decisions"]
+    assert side == sum(t["decisions"] for t in by_level["medium+easy"].values())
+    # Each deck's figure is the mean over its two plays of A's points minus B's.
+    assert len(r["plays"]) == 4
+    diffs = [sum(pa - pb for pa, pb, _ in deck) / 2 for deck in r["plays"]]
+    assert r["mean_diff"] == pytest.approx(sum(diffs) / 4)
+    assert all(won in (0, 1, None) for deck in r["plays"] for _, _, won in deck)
+    text = arena.format_report(r)
+    assert "medium+easy (A)" in text and "easy   (B)" in text and "of which medium" in text
+
+
+def test_cli_refuses_a_pair_below_four_players() -> None:
+    out = _cli("--variant", "duel", "--a", "hard+medium", "--b", "medium", "--deals", "1")
+    assert out.returncode == 2
+    assert out.stderr.startswith("atout: ") and "pair of levels" in out.stderr
+    assert "Traceback" not in out.stderr
+    out = _cli("--variant", "classic", "--a", "hard+nope", "--b", "medium", "--deals", "1")
+    assert out.returncode == 2 and "unknown level 'nope'" in out.stderr
+
+
+def test_cli_runs_a_pair() -> None:
+    out = _cli(
+        "--variant", "bela", "--players", "4", "--a", "medium+easy", "--b", "easy+medium",
+        "--deals", "2", "--seed", "3", "--json", "--plays",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["a"] == "medium+easy" and report["b"] == "easy+medium"
+    assert len(report["plays"]) == 2 and all(len(deck) == 2 for deck in report["plays"])

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.players.ratings import (
+    ANCHOR_SIGMA,
     ANCHORS,
     DEFAULT,
+    FAMILIES,
     Member,
     Rating,
     bot,
@@ -34,23 +36,35 @@ def test_a_won_team_match_raises_both_partners_and_lowers_the_losers() -> None:
 
 
 def test_a_lost_match_against_bots_lowers_the_human_and_leaves_the_anchors_fixed() -> None:
-    before = dict(ANCHORS)
+    before = {family: dict(levels) for family, levels in ANCHORS.items()}
     me = Member(7, Rating(25.0, 5.0))
+    medium = bot("medium", "classic")
     # a computer game: me and a medium bot against two medium bots
-    new = rate([[me, bot("medium")], [bot("medium"), bot("medium")]], ranks=[1, 0])
+    new = rate([[me, medium], [medium, medium]], ranks=[1, 0])
     assert set(new) == {7}  # bots are anchors: no new rating for them
     assert new[7].mu < 25.0
-    won = rate([[me, bot("medium")], [bot("medium"), bot("medium")]], ranks=[0, 1])
+    won = rate([[me, medium], [medium, medium]], ranks=[0, 1])
     assert won[7].mu > 25.0
     assert ANCHORS == before
-    assert [display(ANCHORS[level]) for level in ("easy", "medium", "hard")] == [1400, 1500, 1600]
+
+
+def test_every_family_anchors_every_level_in_order_with_medium_at_the_default() -> None:
+    assert set(ANCHORS) == set(FAMILIES)
+    for family, levels in ANCHORS.items():
+        assert list(levels) == ["easy", "medium", "hard"]
+        assert levels["medium"] == Rating(DEFAULT.mu, ANCHOR_SIGMA)
+        assert levels["easy"].mu < levels["medium"].mu < levels["hard"].mu
+        assert display(levels["medium"]) == 1500
+        for level, rating in levels.items():
+            assert bot(level, family).rating == rating and bot(level, family).bot == level
 
 
 def test_beating_a_stronger_anchor_is_worth_more() -> None:
     me = Member(1, DEFAULT)
-    vs_easy = rate([[me], [bot("easy")]], ranks=[0, 1])[1]
-    vs_hard = rate([[me], [bot("hard")]], ranks=[0, 1])[1]
-    assert vs_hard.mu > vs_easy.mu
+    for family in FAMILIES:
+        vs_easy = rate([[me], [bot("easy", family)]], ranks=[0, 1])[1]
+        vs_hard = rate([[me], [bot("hard", family)]], ranks=[0, 1])[1]
+        assert vs_hard.mu > vs_easy.mu
 
 
 def test_three_players_each_for_himself() -> None:
@@ -63,11 +77,15 @@ def test_a_player_cannot_play_for_two_teams() -> None:
     with pytest.raises(ValueError):
         rate([[me], [me]], [0, 1])
     # twice in one team (a local-style seat map) counts once
-    assert set(rate([[me, me], [bot("easy")]], [0, 1])) == {1}
+    assert set(rate([[me, me], [bot("easy", "duel")]], [0, 1])) == {1}
 
 
-def test_plays_like_names_the_nearest_bot_level() -> None:
-    assert plays_like(DEFAULT) == "medium"
-    assert plays_like(Rating(20.0, 2.0)) == "easy"
-    assert plays_like(Rating(33.0, 2.0)) == "hard"
-    assert plays_like(Rating(26.9, 2.0)) == "medium"
+def test_plays_like_names_the_nearest_bot_level_of_the_family() -> None:
+    for family, levels in ANCHORS.items():
+        assert plays_like(DEFAULT, family) == "medium"
+        easy, medium, hard = (levels[lv].mu for lv in ("easy", "medium", "hard"))
+        assert plays_like(Rating(easy - 1, 2.0), family) == "easy"
+        assert plays_like(Rating(hard + 1, 2.0), family) == "hard"
+        assert plays_like(Rating((medium + hard) / 2 - 0.01, 2.0), family) == "medium"
+        assert plays_like(Rating((medium + hard) / 2 + 0.01, 2.0), family) == "hard"
+        assert plays_like(Rating((easy + medium) / 2 + 0.01, 2.0), family) == "medium"

@@ -133,7 +133,7 @@ async def test_a_won_and_a_lost_team_match_move_the_ratings(db: Db) -> None:
 
 
 async def test_bots_are_fixed_anchors_and_awards_are_idempotent(db: Db) -> None:
-    anchors = dict(ANCHORS)
+    anchors = {family: dict(levels) for family, levels in ANCHORS.items()}
     me = await db.identity("Solo")
     seats = [
         SeatInfo(0, "human", me, None),
