@@ -220,7 +220,12 @@ async def _start(log: Path, port: int, command: list[str], env: dict[str, str]) 
             stdin=subprocess.DEVNULL,
         )
     base = f"http://127.0.0.1:{port}"
-    await wait_healthy(base + "/healthz", proc, log)
+    try:
+        await wait_healthy(base + "/healthz", proc, log)
+    except BaseException:  # a server that never became healthy is not left running
+        proc.kill()
+        proc.wait()
+        raise
     return Process(proc, base, log)
 
 
