@@ -167,16 +167,20 @@ let turnKey = null;
 
 /**
  * When a new decision is asked of the player (`key` names it: phase and prompt), move the focus
- * to where it is made: the first card that may be played or the first bid button. The focus is
- * left alone while a dialog is open or the player types.
+ * to where it is made: the first card that may be played or the first bid button. While a
+ * dialog is open or the player types, the focus is left alone and the decision stays pending:
+ * the next call with the same key (a redraw, a dialog closing) moves it then.
  */
 export function focusTurn(key) {
   if (key === turnKey) return;
-  turnKey = key;
-  if (!key) return;
+  if (!key) {
+    turnKey = null;
+    return;
+  }
   if (document.querySelector("dialog[open]")) return;
   const active = document.activeElement;
   if (active && active.closest && active.closest(TYPING)) return;
+  turnKey = key;
   const target =
     document.querySelector("#controls [data-action=suggest]") ||
     document.querySelector("#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]") ||
@@ -189,4 +193,32 @@ export function focusTurn(key) {
     target.tabIndex = 0;
   }
   target.focus({ preventScroll: true });
+}
+
+/**
+ * Where the focus is among the cards and controls that a redraw rebuilds, as a selector for
+ * the same card or action after it (null when the focus is elsewhere).
+ */
+export function focusedPlace() {
+  const el = document.activeElement;
+  if (!el || !el.closest) return null;
+  if (el.dataset.card && el.closest("#hand, #piles-bottom")) {
+    return `#hand .card[data-card="${el.dataset.card}"], #piles-bottom .card[data-card="${el.dataset.card}"]`;
+  }
+  if (el.dataset.action && el.closest("#controls")) return `#controls [data-action="${el.dataset.action}"]`;
+  return null;
+}
+
+/** After a redraw: the focus goes back to the card or action it was on, if it is still there. */
+export function restoreFocus(place) {
+  if (!place) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
+  const el = document.querySelector(place);
+  if (!el || el.disabled) return;
+  if (el.matches(".card")) {
+    for (const c of document.querySelectorAll("#hand .card, #piles-bottom .card")) c.tabIndex = -1;
+    el.tabIndex = 0;
+  }
+  el.focus({ preventScroll: true });
 }

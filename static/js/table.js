@@ -24,7 +24,7 @@ import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
 import { answer, byWords, installLeave, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
-import { decorateKeys, focusTurn, installShortcuts } from "./keys.js";
+import { decorateKeys, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
 import { about, comboText, points, seatWho } from "./table-names.js";
@@ -143,6 +143,7 @@ function render(events) {
   const turnSeat = actorSeat();
   app.dataset.myTurn = turnSeat !== null && turnSeat === bottomSeat() && legal().length > 0 ? "yes" : "no";
   if (!legal().some((a) => a.type === "declare")) U.declStep = true;
+  const place = focusedPlace();
   renderBar();
   renderBanner();
   renderSeats();
@@ -154,6 +155,7 @@ function render(events) {
   renderPassScreen();
   handleEvents(events);
   renderDialogsLive();
+  restoreFocus(place);
   renderTurn();
   updateTurnClock();
 }
@@ -267,6 +269,12 @@ useConnection(conn);
 conn.connect();
 installShortcuts();
 decorateKeys();
+// a decision that came while a dialog was open takes the focus when the dialog closes
+for (const dialog of document.querySelectorAll("dialog")) {
+  dialog.addEventListener("close", () => {
+    if (view()) renderTurn();
+  });
+}
 
 // for tests and debugging: the server state and the page's own, read-only
 window.atoutTable = {

@@ -397,23 +397,28 @@ def test_forced_cards_play_themselves_only_with_the_setting_on(
     page.click("#btn-settings")
     assert page.locator("#setting-auto").is_checked() is auto_play
     page.keyboard.press("Escape")
-    for _ in range(400):
-        if single_card_turn(page):
+    seat = my_seat(page)
+    # play on until the server has played a forced card for us (on), or a turn with a single
+    # card waits for us (off); the deal's last trick always gives one. Time-bound, not
+    # count-bound, and never acting on a single card while the setting is on.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if auto_play and by_events(page, seat, "auto"):
             break
-        state = page.evaluate(STATE_NOW)
-        if state and state.startswith("turn:"):
-            with contextlib.suppress(PlaywrightError):
-                take_turn(page, state)
+        if single_card_turn(page):
+            if not auto_play:
+                break
+        else:
+            state = page.evaluate(STATE_NOW)
+            if state and (state.startswith("turn:") or state in ("deal", "consent")):
+                with contextlib.suppress(PlaywrightError):
+                    take_turn(page, state)
         page.wait_for_timeout(30)
     else:
-        raise AssertionError("no turn with a single card")
-    seat = my_seat(page)
+        raise AssertionError("no forced card played for us" if auto_play else "no single card")
     if auto_play:
-        page.wait_for_function(
-            "(seat) => window.atoutTable.moves.some(e => e.seat === seat && e.by === 'auto')",
-            arg=seat,
-            timeout=5_000,
-        )
+        # what the server plays for the player, marked "auto", is only ever a card
+        assert {e["type"] for e in by_events(page, seat, "auto")} == {"card_played"}
     else:
         page.wait_for_timeout(2_500)  # the server would have played it by now
         assert single_card_turn(page)
