@@ -149,7 +149,9 @@ def quantile_ms(before: dict[str, Any] | None, after: dict[str, Any], q: float) 
     return float("inf")
 
 
-ACTIONS = Timing("atout_action", "Actions: from the frame being read to the ack being queued.")
+ACTIONS = Timing(
+    "atout_action", "Actions: from the frame being read to the ack and the new views being queued."
+)
 COMMITS = Timing("atout_commit", "Group-commit transactions: from the first statement to commit.")
 GC = Timing("atout_gc_pause", "Garbage collector pauses.")
 STALLS = Timing("atout_loop_stall", "How late the event loop's watchdog woke up.")

@@ -567,7 +567,7 @@ async def _server_stats(url: str | None) -> dict[str, Any] | None:
 
 def _server_window(before: dict[str, Any], after: dict[str, Any], elapsed: float) -> dict[str, Any]:
     """The server's own view of the window: how long actions took inside it (frame read to
-    ack queued; bucket bounds), and its garbage collector's pauses."""
+    ack and views queued; bucket bounds), and its garbage collector's pauses."""
     from app.metrics import quantile_ms
 
     a0, a1 = before["actions"], after["actions"]

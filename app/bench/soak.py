@@ -15,11 +15,17 @@ clients. Each slot lives a table's whole life, again and again:
 * at the end of a match the table takes the rematch, or goes idle (evicted) and the slot
   starts a new game.
 
-Every ``--report`` seconds it prints: the server's RSS, rooms in memory, sockets, the objects
-its collector tracks, the longest event-loop stall and the p99 of move latency (a move sent to
-its ``ack``) over the interval. It ends with a verdict line: RSS growth since the first eviction
-cycle, the longest stall, and moves lost (an acknowledged version that a later ``state`` of the
-same game did not reach; 0 expected).
+Every ``--report`` seconds it prints: the server's RSS, rooms in memory, sockets, the memory
+blocks Python holds, the longest event-loop stall and the p99 of move latency (a move sent to
+its ``ack``) over the interval, and the load generator's own longest stall in it. It ends with
+a verdict line: RSS growth since the first eviction cycle, the longest stall, and moves lost (an
+acknowledged version that a later ``state`` of the same game did not reach; 0 expected); then
+the server's own histograms over the run (actions, commits, collector pauses, loop stalls).
+
+The load generator is one process holding thousands of sockets: it collects its garbage on
+the server's schedule (app/metrics.py ``collect_garbage``), since a full collection of its own
+heap would stall it for most of a second and show up as move latency; and it watches its own
+loop, so that a client that woke late is not taken for a slow server.
 """
 
 from __future__ import annotations
@@ -131,6 +137,9 @@ class Soak:
     games: int = 0
     away_trips: int = 0
     slots_cut: int = 0  # slots still busy STOP_GRACE_SECONDS after the end, then cancelled
+    # the load generator's own longest event-loop stall in this interval, seconds: a client
+    # that wakes late adds that to the latencies it measures
+    client_stall: float = 0.0
     acked: dict[str, int] = field(default_factory=dict)  # game -> highest acknowledged version
 
     @property
@@ -185,10 +194,12 @@ class Client:
         ) as ws:
             reader = asyncio.create_task(self._read(ws, game_id, want_rematch))
             waiter = asyncio.create_task(leave.wait())
-            await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (reader, waiter):
-                task.cancel()
-            await asyncio.gather(reader, waiter, return_exceptions=True)
+            try:
+                await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            finally:  # also when the slot is cut at the end: no reader outlives its slot
+                for task in (reader, waiter):
+                    task.cancel()
+                await asyncio.gather(reader, waiter, return_exceptions=True)
 
     async def _read(self, ws: Any, game_id: str, want_rematch: bool) -> None:
         soak = self.soak
@@ -404,6 +415,21 @@ async def take_snapshot(server: Process, workdir: Path, number: int) -> Path:
     raise BenchError(f"the server wrote no tracemalloc snapshot {number}")
 
 
+async def take_census(server: Process, workdir: Path) -> dict[str, Any]:
+    """Have the traced server count the cyclic garbage among all its objects, frozen ones
+    included (app/bench/traced.py ``garbage_census``)."""
+    from app.bench.traced import garbage_path
+
+    path = garbage_path(workdir, 1)
+    os.kill(server.pid, signal.SIGUSR1)
+    for _ in range(600):
+        if path.exists():
+            census: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return census
+        await asyncio.sleep(0.1)
+    raise BenchError("the server wrote no garbage census")
+
+
 def allocation_growth(first: Path, second: Path, top: int = 15) -> list[dict[str, Any]]:
     """The source lines whose live allocations grew most from ``first`` to ``second``."""
     import tracemalloc
@@ -471,6 +497,7 @@ async def report_loop(
         long_stalls = over(stalls_before, stall, 100) if stall else None
         stalls_before = stall or stalls_before
         lat, soak.latencies = soak.latencies, []
+        client_stall, soak.client_stall = soak.client_stall, 0.0
         rss = rss_mib(pid)[0]
         line = {
             "t": round(time.monotonic() - started),
@@ -483,9 +510,10 @@ async def report_loop(
             "stall_max_ms": _dig(stats, "loop.stall_max_ms", "stall.max_ms", "stall_max_ms"),
             "stalls_over_100ms": long_stalls,  # in this interval
             "move_p99_ms": round(1000 * _percentile(lat, 0.99), 1) if lat else None,
-            # the same moves in the server, from the frame read to the ack queued (a bucket
+            # the same moves in the server, from the frame read to the ack and views queued (a bucket
             # bound of /api/stats "actions"): the client's own delays left out
             "server_move_p99_ms": server_p99,
+            "client_stall_ms": round(1000 * client_stall, 1),
             "moves": len(lat),
             "lost": soak.moves_lost,
         }
@@ -503,10 +531,43 @@ async def report_loop(
                 f"blocks {line['py_blocks']}  stall max {line['stall_max_ms']} ms "
                 f"(>100 ms: {line['stalls_over_100ms']})  "
                 f"p99 {line['move_p99_ms']} ms ({line['moves']} moves, server "
-                f"<= {line['server_move_p99_ms']} ms)  lost {line['lost']}",
+                f"<= {line['server_move_p99_ms']} ms; client stall "
+                f"{line['client_stall_ms']} ms)  lost {line['lost']}",
                 flush=True,
             )
     return reports
+
+
+async def watch_client(soak: Soak, interval: float = 0.05) -> None:
+    """The load generator's own stall watchdog (``Soak.client_stall``)."""
+    loop = asyncio.get_running_loop()
+    while not soak.stop.is_set():
+        due = loop.time() + interval
+        await asyncio.sleep(interval)
+        soak.client_stall = max(soak.client_stall, loop.time() - due)
+
+
+def server_timings(stats: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The server's own histograms over the whole run (``GET /api/stats`` at the end): its
+    actions (frame read to ack and views queued, the durable write included), commits, collector
+    pauses and loop stalls."""
+    from app.metrics import quantile_ms
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in ("actions", "commits", "gc", "stall"):
+        h = stats.get(name)
+        if not h or not sum(h["counts"]):
+            continue
+        count = sum(h["counts"])
+        within = sum(h["counts"][: h["bounds_ms"].index(50) + 1])
+        out[name] = {
+            "count": count,
+            "mean_ms": round(1000 * h["total_s"] / count, 2),
+            "p99_le_ms": quantile_ms(None, h, 0.99),
+            "within_50ms_pct": round(100 * within / count, 2),
+            "max_ms": h["max_ms"],
+        }
+    return out
 
 
 def over(before: dict[str, Any] | None, after: dict[str, Any], bound_ms: int) -> int:
@@ -542,6 +603,9 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
         "worst_interval_move_p99_ms": max(p99s) if p99s else None,
         "median_interval_move_p99_ms": sorted(p99s)[len(p99s) // 2] if p99s else None,
         "worst_interval_server_move_p99_ms": max(server_p99s) if server_p99s else None,
+        "longest_client_stall_ms": max(
+            (r.get("client_stall_ms") or 0 for r in reports), default=None
+        ),
         "moves_lost": soak.moves_lost,
         "moves": sum(r["moves"] for r in reports),
         "games": soak.games,
@@ -557,6 +621,8 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
+    from app.metrics import collect_garbage
+
     workdir = Path(tempfile.mkdtemp(prefix="atout-soak-"))
     server = await start_server(workdir, args)
     try:
@@ -571,12 +637,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 snapshots.append(await take_snapshot(server, workdir, 1))
 
             slots = [asyncio.create_task(slot(soak, http, i)) for i in range(args.tables)]
+            watchdog = asyncio.create_task(watch_client(soak))
+            # the load generator holds thousands of sockets too: it collects its garbage the
+            # way the server does, or its own full collections would stall it and show up as
+            # move latency
+            gc_stop = asyncio.Event()
+            collector = asyncio.create_task(collect_garbage(gc_stop))
             reporter = asyncio.create_task(
                 report_loop(soak, http, server.pid, started, plateau if args.tracemalloc else None)
             )
             done, _ = await asyncio.wait(slots, timeout=args.duration)
+            census = None
             if snapshots:
                 snapshots.append(await take_snapshot(server, workdir, 2))
+                census = await take_census(server, workdir)
             soak.stop.set()
             for task in done:  # a slot that failed: say why
                 if task.exception() is not None:
@@ -588,20 +662,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             soak.slots_cut = len(late)
             await asyncio.gather(*slots, return_exceptions=True)
             reports = await reporter
-            culprits = None
-            if args.trace_stalls:
-                culprits = (await _server_stats(http, soak.base)).get("stall_culprits")
+            await watchdog
+            gc_stop.set()
+            await collector
+            final = await _server_stats(http, soak.base)
+            culprits = final.get("stall_culprits") if args.trace_stalls else None
         result = verdict(soak, reports)
         result["machine"] = machine()
         result["tables"] = args.tables
         result["duration_s"] = args.duration
         result["database"] = "postgresql" if args.database_url else "sqlite"
+        result["server"] = server_timings(final)
         if args.trace_stalls:
             result["stall_culprits"] = culprits
         if args.tracemalloc:
             result["tracemalloc_growth"] = (
                 allocation_growth(*snapshots) if len(snapshots) == 2 else None
             )
+            result["frozen_garbage"] = census
         if args.json:
             print(json.dumps({"verdict": result}))
         else:
@@ -613,11 +691,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"the first eviction cycle; worst 10 s "
                 f"move p99 {result['worst_interval_move_p99_ms']} ms (median interval "
                 f"{result['median_interval_move_p99_ms']} ms; in the server <= "
-                f"{result['worst_interval_server_move_p99_ms']} ms); moves lost "
+                f"{result['worst_interval_server_move_p99_ms']} ms; the load generator's "
+                f"longest stall {result['longest_client_stall_ms']} ms); moves lost "
                 f"{result['moves_lost']} of {result['moves']}; {result['games']} games, "
                 f"{result['matches_finished']} matches finished, "
                 f"{result['table_trips_away']} tables away and back; errors {result['errors']}"
             )
+            for name, t in result["server"].items():
+                print(
+                    f"server {name} over the run: {t['count']} (mean {t['mean_ms']} ms, p99 <= "
+                    f"{t['p99_le_ms']} ms, {t['within_50ms_pct']}% <= 50 ms, longest "
+                    f"{t['max_ms']} ms)"
+                )
             if args.trace_stalls:
                 print(f"what blocked the loop for more than {args.trace_stalls} ms:")
                 for c in culprits or []:
@@ -636,6 +721,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                             f"  {g['size_diff_kib']:+10.1f} KiB  {g['count_diff']:+8d} blocks"
                             f"  ({g['size_kib']:.1f} KiB)  {g['where']}"
                         )
+                    print(
+                        f"cyclic garbage a full collection finds at the end: "
+                        f"{census['objects'] if census else '?'} objects; by type, by site:"
+                    )
+                    for name, n in (census or {}).get("types", []):
+                        print(f"  {n:8d}  {name}")
+                    for where, n in (census or {}).get("sites", []):
+                        print(f"  {n:8d}  {where}")
         return result
     finally:
         server.stop()
