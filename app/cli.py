@@ -83,13 +83,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.web.messages import TRANSPORT_MAX_FRAME_BYTES
-    from app.web.wsprotocol import WebSocketProtocol
+    from app.web.wsprotocol import HTTPProtocol, WebSocketProtocol
 
     uvicorn.run(
         "app.main:create_app",
         factory=True,
         host=host,
         port=port,
+        http=HTTPProtocol,  # upgraded connections freed without a full collection
         ws=WebSocketProtocol,  # closed sockets freed without a full collection
         ws_max_size=TRANSPORT_MAX_FRAME_BYTES,  # the app refuses frames over 16 KiB itself
         ws_per_message_deflate=settings.ws_compression,

@@ -1,6 +1,6 @@
-"""The WebSocket protocol that ``atout serve`` gives uvicorn.
+"""The HTTP and WebSocket protocols that ``atout serve`` gives uvicorn.
 
-It is uvicorn's own sans-I/O protocol over the websockets library, with one change: once the
+The WebSocket protocol is uvicorn's own sans-I/O protocol over the websockets library, with one change: once the
 connection is lost, it breaks the reference cycles the library leaves behind
 (``release``). The library parses with a generator whose frame refers to its protocol object
 (``ServerProtocol.parser``), and a parse error (a peer gone without a closing handshake)
@@ -11,13 +11,22 @@ again: without this, every socket closed before its peer's end of stream (its pr
 reader, buffers and frames) would stay in memory for the life of the process. With the cycles
 broken, reference counting frees the connection at once.
 
-``tests/web/test_ws_memory.py`` checks it on the library's protocol and through a real server.
+The HTTP protocol is uvicorn's httptools protocol, with the same kind of change. Its parser
+refers back to it (the parser's callbacks are its methods); uvicorn drops the parser when the
+connection is lost, but not when the connection is upgraded to a WebSocket, after which the
+HTTP protocol object is used no more. If the collection schedule froze it between the
+connection and the upgrade (a few milliseconds in every quarter second), the object, its
+parser, its scope and the transport it refers to stayed for the life of the process.
+``HTTPProtocol`` drops the parser at the upgrade.
+
+``tests/web/test_ws_memory.py`` checks both on the protocols and through a real server.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 
@@ -38,3 +47,12 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         release(self.conn)
+
+
+class HTTPProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, freed by reference counting once upgraded."""
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # the transport belongs to the WebSocket protocol now; this object is done with
+        self.parser = None  # type: ignore[assignment]
