@@ -234,3 +234,60 @@ def test_nothing_overlaps_in_bidding_and_in_play_at_every_size(
     assert problems == [], "\n".join(problems)
     assert errors == []
     context.close()
+
+
+# Seven declarations, as a hand with three combinations offers: every non-empty subset.
+MORE_DECLARATIONS_JS = """() => {
+  const v = window.atoutTable.state.view;
+  const first = v.legal.find((a) => a.type === 'declare');
+  const combo = first.combos[0];
+  const longer = v.hand.filter((c) => !combo.includes(c)).slice(0, 4);
+  const extra = [];
+  for (let i = 0; i < 6; i++) extra.push({ type: 'declare', combos: [combo, longer] });
+  v.legal.push(...extra);
+}"""
+
+
+def test_many_declarations_stay_on_one_line_that_scrolls(server, chromium) -> None:
+    """A hand that may call many declarations gets one chip each, on one line that scrolls
+    sideways: the controls keep their height and the table its room, at every size."""
+    context = chromium.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    set_name(page, server.base_url)
+    for _ in range(20):  # new games until the first card comes with a declaration to call
+        open_home(page, server.base_url)
+        choose_game(page, "bela", players=3)
+        start(page, "computer")
+        for _ in range(100):
+            state = wait_state(page)
+            if state == "turn:play":
+                break
+            take_turn(page, state)
+        if page.locator("#controls .decl-chips").count():
+            break
+    else:
+        raise AssertionError("no declaration to call in 20 deals")
+    # the view offers seven; picking a chip draws the controls again from it
+    page.evaluate(MORE_DECLARATIONS_JS)
+    page.locator("#controls .decl-chips .chip-btn").first.click()
+    chips = page.locator("#controls .decl-chips .chip-btn")
+    assert chips.count() == 7
+    problems: list[str] = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(120)
+        page.evaluate(SETTLE_JS)
+        problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
+        tops = {round(box["y"]) for box in (chips.nth(i).bounding_box() for i in range(7))}
+        assert len(tops) == 1, (width, height, tops)  # one line
+        if width == 390:
+            screenshot(page, "declarations-phone")
+    row = page.locator("#controls .decl-chips")
+    assert row.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls, nothing is cut
+    chips.nth(6).scroll_into_view_if_needed()
+    assert chips.nth(6).is_visible()
+    assert problems == [], "\n".join(problems)
+    assert errors == []
+    context.close()
