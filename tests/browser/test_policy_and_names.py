@@ -92,7 +92,8 @@ def test_a_whole_game_and_every_page_of_a_player_raise_no_policy_violation(
     else:
         raise AssertionError("the match did not end")
     # the match's end shows what this browser earned, its level bar drawn without inline style
-    page.wait_for_selector("#dlg-match .xp-bar span")
+    # attached, not visible: a bar at 0% (a level just reached) has no width to be seen
+    page.wait_for_selector("#dlg-match[open] .xp-bar span", state="attached")
     width = page.locator("#dlg-match .xp-bar span").evaluate("e => e.style.width")
     assert width.endswith("%")
     guard.check(page)
