@@ -220,3 +220,43 @@ def test_a_three_player_deal_summary_fits_a_phone(server, chromium) -> None:
     headers = page.locator("#dlg-deal .result-table thead th[scope=col]").all_inner_texts()
     assert [h.replace("\n", " ") for h in headers] == ["You", "Computer 2", "Computer 3"]
     context.close()
+
+
+# The page's own seat rendering, called again after the test gives the view shown declarations
+# (the module is the page's: an ES module is loaded once per URL).
+SHOW_DECLARATIONS_JS = """async (seats) => {
+  const S = window.atoutTable.state;
+  const cards = S.view.hand.slice(0, 4);
+  S.view.declarations = Object.fromEntries(seats.map((s) => [s, [{kind: 'sequence', length: 4, top: 'K'}]]));
+  S.view.shown_declarations = seats.map((seat) => ({seat, combos: [cards]}));
+  const src = document.querySelector('script[src$="/table.js"]').src;
+  const seatsModule = await import(src.replace('table.js', 'table-seats.js'));
+  seatsModule.renderSeats();
+  return document.querySelectorAll('#seats .shown-cards').length;
+}"""
+
+
+def test_a_bottom_seats_shown_declaration_leaves_room_for_the_side_seats(server, chromium) -> None:
+    """On a phone held sideways the felt is short: a row of shown declaration cards at the
+    bottom seat once pushed the left seat's plate into it (a 4-card tierce after trick 1)."""
+    from .test_layout import MEASURE_JS, SETTLE_JS, layout_problems
+
+    context = chromium.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    for _ in range(40):
+        state = wait_state(page)
+        if state == "turn:play":
+            break
+        take_turn(page, state)
+    assert page.evaluate(SHOW_DECLARATIONS_JS, [0]) == 1
+    problems: list[str] = []
+    for width, height in (*SIZES, (740, 360), (915, 412)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(120)
+        page.evaluate(SETTLE_JS)
+        problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
+    assert problems == []
+    context.close()
