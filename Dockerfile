@@ -13,12 +13,19 @@ WORKDIR /app
 
 # The app finds templates/, static/ and migrations/ beside app/, so the whole tree is copied and
 # installed in editable mode.
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml setup.py README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-RUN pip install -e . \
+# The exact solver's C search (app/bots/_dds.c) needs a compiler to build; it is removed in the
+# same layer once the extension is built beside its source.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && pip install -e . \
+ && python -c "import app.bots._dds" \
+ && apt-get purge -y --auto-remove gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/* /app/build \
  && mkdir -p /app/data \
  && chown atout:atout /app/data
 

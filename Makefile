@@ -4,7 +4,8 @@ PYTHON ?= python3
 PY = $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 
-# Stamps: the venv is reinstalled only when pyproject.toml is newer than the stamp.
+# Stamps: the venv is reinstalled only when pyproject.toml, setup.py or the solver's C extension
+# (app/bots/_dds.c, built in place by the editable install) is newer than the stamp.
 RUN_STAMP = $(VENV)/.stamp-run
 TEST_STAMP = $(VENV)/.stamp-test
 
@@ -13,11 +14,11 @@ TEST_STAMP = $(VENV)/.stamp-test
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): pyproject.toml | $(PY)
+$(RUN_STAMP): pyproject.toml setup.py app/bots/_dds.c | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(PY)
+$(TEST_STAMP): pyproject.toml setup.py app/bots/_dds.c | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
 	touch $@ $(RUN_STAMP)
 

@@ -8,7 +8,11 @@ every card known.  Three kinds of position per deal:
 * **endgame**: the last four tricks (the older endgame solver's own ground).
 
 Each position is solved by ``app.bots.dds.solve`` for the side to move, every legal card
-valued exactly (what the analysis of a deal needs).  The older solver of the hard bot
+valued exactly (what the analysis of a deal needs), by its C search (``--impl c``, the
+default when the extension is built) or its Python one (``--impl python``).  With the C
+search, the Python one solves the same positions in the same run as the reference (``ref``
+columns; ``--no-reference`` leaves it out), and every solution of the two is compared: the
+values, scores, best card and node counts must be the same.  The older solver of the hard bot
 (``app.bots.solver.solve``) solves the same trick-2 and endgame positions in the same run,
 with a node cap (it has no bounds and no null-window searches; a position past the cap is
 counted as not solved), and every value both found is compared.
@@ -108,7 +112,10 @@ class Row:
     old_times: dict[str, list[float]] = field(default_factory=lambda: {"trick2": [], "endgame": []})
     old_nodes: dict[str, int] = field(default_factory=lambda: {"trick2": 0, "endgame": 0})
     old_failed: dict[str, int] = field(default_factory=lambda: {"trick2": 0, "endgame": 0})
+    ref_times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    ref_nodes: dict[str, int] = field(default_factory=lambda: {k: 0 for k in KINDS})
     mismatches: int = 0
+    ref_mismatches: int = 0
     denoms: dict[str, int] = field(default_factory=dict)
 
 
@@ -122,7 +129,14 @@ def _median(xs: list[float]) -> float:
 
 
 def bench_config(
-    variant: str, players: int, deals: int, seed: int, old_nodes: int, kinds: tuple[str, ...]
+    variant: str,
+    players: int,
+    deals: int,
+    seed: int,
+    old_nodes: int,
+    kinds: tuple[str, ...],
+    impl: str = dds.IMPL,
+    reference: str | None = None,
 ) -> Row:
     rng = random.Random(seed)
     several = len(VARIANTS[variant].player_counts) > 1
@@ -135,9 +149,16 @@ def bench_config(
         for kind in kinds:
             pos = dds.position_of(states[kind])
             start = time.process_time()
-            sol = dds.solve_position(pos)
+            sol = dds.solve_position(pos, impl=impl)
             row.times[kind].append(time.process_time() - start)
             row.nodes[kind] += sol.nodes
+            if reference is not None:
+                start = time.process_time()
+                ref = dds.solve_position(pos, impl=reference)
+                row.ref_times[kind].append(time.process_time() - start)
+                row.ref_nodes[kind] += ref.nodes
+                same = (ref.values, ref.scores, ref.best, ref.nodes)
+                row.ref_mismatches += same != (sol.values, sol.scores, sol.best, sol.nodes)
             if kind in row.old_times:
                 start = time.process_time()
                 values, nodes = old_solve(pos, old_nodes)
@@ -157,17 +178,24 @@ def run_solver_bench(
     seed: int = 1,
     old_nodes: int = 400_000,
     kinds: tuple[str, ...] = KINDS,
+    impl: str = dds.IMPL,
+    reference: bool = True,
 ) -> int:
+    ref_impl = "python" if reference and impl == "c" else None
     out = []
+    refs = ""
+    if ref_impl:
+        refs = f" {'ref med ms':>10s} {'ref p95 ms':>10s} {'ref nodes/s':>11s} {'speed-up':>8s}"
+    print(f"search: {impl}" + (f", reference: {ref_impl}" if ref_impl else ""), flush=True)
     print(
-        f"{'variant':12s} {'kind':8s} {'median ms':>10s} {'p95 ms':>9s} {'nodes/s':>9s}"
+        f"{'variant':12s} {'kind':8s} {'median ms':>10s} {'p95 ms':>9s} {'nodes/s':>9s}{refs}"
         f" {'old median ms':>14s} {'old nodes/s':>11s} {'old unsolved':>12s}",
         flush=True,
     )
     for variant, players in CONFIGS:
         if variants and variant not in variants and f"{variant}-{players}p" not in variants:
             continue
-        row = bench_config(variant, players, deals, seed, old_nodes, kinds)
+        row = bench_config(variant, players, deals, seed, old_nodes, kinds, impl, ref_impl)
         result: dict[str, Any] = {"variant": row.name, "contracts": row.denoms}
         for kind in kinds:
             ts = row.times[kind]
@@ -177,6 +205,21 @@ def run_solver_bench(
                 "p95_ms": round(_p95(ts) * 1000, 1),
                 "nodes_per_s": round(rate),
             }
+            ref = ""
+            if ref_impl:
+                rts = row.ref_times[kind]
+                rrate = row.ref_nodes[kind] / sum(rts) if sum(rts) else 0.0
+                ratio = sum(rts) / sum(ts) if sum(ts) else 0.0
+                entry |= {
+                    "ref_median_ms": round(_median(rts) * 1000, 1),
+                    "ref_p95_ms": round(_p95(rts) * 1000, 1),
+                    "ref_nodes_per_s": round(rrate),
+                    "speedup": round(ratio, 1),
+                }
+                ref = (
+                    f" {entry['ref_median_ms']:10.1f} {entry['ref_p95_ms']:10.1f} {rrate:11.0f}"
+                    f" {ratio:8.1f}"
+                )
             old = ""
             if kind in row.old_times:
                 ots = row.old_times[kind]
@@ -191,10 +234,12 @@ def run_solver_bench(
             result[kind] = entry
             print(
                 f"{row.name:12s} {kind:8s} {entry['median_ms']:10.1f} {entry['p95_ms']:9.1f}"
-                f" {rate:9.0f}{old}",
+                f" {rate:9.0f}{ref}{old}",
                 flush=True,
             )
         result["mismatches"] = row.mismatches
+        if ref_impl:
+            result["ref_mismatches"] = row.ref_mismatches
         out.append(result)
     print(
         json.dumps(
@@ -203,12 +248,14 @@ def run_solver_bench(
                 "machine": platform.machine(),
                 "deals": deals,
                 "seed": seed,
+                "impl": impl,
+                "reference": ref_impl,
                 "old_nodes": old_nodes,
                 "results": out,
             }
         )
     )
-    return 1 if any(r["mismatches"] for r in out) else 0
+    return 1 if any(r["mismatches"] or r.get("ref_mismatches") for r in out) else 0
 
 
 def add_bench(bench: Any) -> None:
@@ -223,9 +270,23 @@ def add_bench(bench: Any) -> None:
     bs.add_argument(
         "--kind", action="append", choices=KINDS, default=None, help="positions to solve"
     )
+    bs.add_argument(
+        "--impl",
+        choices=("c", "python"),
+        default=dds.IMPL,
+        help=f"the search measured (default here: {dds.IMPL})",
+    )
+    bs.add_argument(
+        "--no-reference",
+        dest="reference",
+        action="store_false",
+        help="with --impl c, leave out the Python search on the same positions",
+    )
     bs.set_defaults(func=_cmd)
 
 
 def _cmd(args: Any) -> int:
     kinds = tuple(args.kind) if args.kind else KINDS
-    return run_solver_bench(args.deals, args.variant, args.seed, args.old_nodes, kinds)
+    return run_solver_bench(
+        args.deals, args.variant, args.seed, args.old_nodes, kinds, args.impl, args.reference
+    )

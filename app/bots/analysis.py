@@ -79,12 +79,12 @@ def card_decision(
     state: State,
     seat: int,
     played: int,
-    tt: dict[int, tuple[int, int, int]],
+    tt: dds.TT,
     worlds: int,
     rng: random.Random,
 ) -> dict[str, Any]:
     """The analysis of ``seat`` playing ``played`` in ``state`` (see the module docstring);
-    ``tt`` is the real deal's table, kept from one decision to the next."""
+    ``tt`` is the real deal's table (``dds.new_table()``), kept from one decision to the next."""
     side = state.rules.side_of[seat]
     sol = dds.solve_position(dds.position_of(state), side, tt=tt)
     real = {c: float(own) for c, (own, _) in sol.scores.items()}
@@ -186,10 +186,10 @@ def _deals(record: Any) -> list[_Deal]:
 # The last record replayed in this process, with each deal's real-deal solver table: the
 # chunks of one deal's analysis (below) run one after another in the same worker, and each
 # would otherwise replay the record and solve the real deal's positions from nothing.
-_REPLAYED: dict[str, tuple[list[_Deal], dict[int, dict[int, tuple[int, int, int]]]]] = {}
+_REPLAYED: dict[str, tuple[list[_Deal], dict[int, dds.TT]]] = {}
 
 
-def _replayed(record: Any) -> tuple[list[_Deal], dict[int, dict[int, tuple[int, int, int]]]]:
+def _replayed(record: Any) -> tuple[list[_Deal], dict[int, dds.TT]]:
     key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
     hit = _REPLAYED.get(key)
     if hit is None:
@@ -231,7 +231,9 @@ def analyse_chunk(
     side = state.rules.side_of[seat]
     real: dict[int, float] | None = None
     if first_world == 0:
-        tt = tables.setdefault(deal, {})
+        tt = tables.get(deal)
+        if tt is None:
+            tt = tables[deal] = dds.new_table()
         sol = dds.solve_position(dds.position_of(state), side, tt=tt)
         real = {c: float(own) for c, (own, _) in sol.scores.items()}
     moves = sorted(real) if real is not None else _legal_cards(state)

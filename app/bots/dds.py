@@ -37,22 +37,43 @@ How it is fast:
 Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
 solver cannot drift from the rules.  ``app/bots/solver.py`` is the older endgame solver
 the hard bot uses; ``atout bench solver`` compares the two.
+
+The search runs in C when the extension ``app.bots._dds`` (``_dds.c``, built by ``pip
+install``) is there: the same search node for node (the same values and node counts),
+several tens of times faster.  This module prepares the position and drives the root in
+both cases; the Python search below is the reference and the fallback, used without the
+extension or with ``ATOUT_DDS=python`` in the environment (see :data:`IMPL`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from app.engine.cards import SUIT_MASK, card_list
+from app.engine.cards import ABOVE_PLAIN, ABOVE_TRUMP, SUIT_MASK, card_list
 from app.engine.play import ALL_TRUMP, BEATS, NO_TRUMP, legal_mask_top
 from app.engine.scoring import CAPOT_BONUS
 from app.engine.state import Phase, State
 
 from .sim import Deal, Table
 
+try:
+    from . import _dds
+except ImportError:  # not built (no compiler where it was installed): the Python search
+    _dds = None
+
 INF = 1 << 30
 _BROKEN = 7  # sweep code: two sides have won tricks, no capot any more
+
+#: The search :func:`solve` uses by default: ``"c"`` when the extension is built, unless the
+#: environment has ``ATOUT_DDS=python`` (read at import), else ``"python"``.
+IMPL = "c" if _dds is not None and os.environ.get("ATOUT_DDS", "").lower() != "python" else "python"
+
+#: A transposition table kept between solves of one deal: a dict for the Python search, an
+#: ``app.bots._dds.Table`` for the C one (:func:`new_table` makes the right one).
+TT = Any
 
 
 class Budget(Exception):
@@ -77,6 +98,29 @@ class Solution:
     @property
     def value(self) -> int:
         return self.values[self.best]
+
+
+def has_c() -> bool:
+    """Whether the C search is built."""
+    return _dds is not None
+
+
+def _use_c(impl: str | None) -> bool:
+    if impl is None:
+        impl = IMPL
+    if impl == "python":
+        return False
+    if impl != "c":
+        raise ValueError(f"impl: 'c' or 'python', not {impl!r}")
+    if _dds is None:
+        raise RuntimeError("the C solver (app.bots._dds) is not built: pip install -e . builds it")
+    return True
+
+
+def new_table(impl: str | None = None) -> TT:
+    """An empty table to keep between solves of positions of one deal (``solve(tt=...)``),
+    for the search ``impl`` (default :data:`IMPL`)."""
+    return _dds.Table() if _use_c(impl) else {}
 
 
 def card_scale(variant: str, trump: int) -> int:
@@ -114,6 +158,68 @@ def remaining(d: Deal) -> int:
     return out
 
 
+def _search_args(
+    d: Deal,
+    t: Table,
+    mx: tuple[bool, ...],
+    side_max: tuple[bool, ...],
+    bonus: list[int],
+    side_card: list[int],
+    hands: list[int],
+    trick: list[int],
+    rem: int,
+    sweep: int,
+    rp: int,
+    scale: int,
+    max_nodes: int,
+    tt: TT | None,
+) -> dict[str, Any]:
+    """The arguments of the C search (``_dds.Search``) of a position that :func:`solve`
+    prepared: the position, what :func:`solve` derived from it, and the engine's tables."""
+    assert _dds is not None
+    if tt is None:
+        tt = _dds.Table()
+    elif not isinstance(tt, _dds.Table):
+        raise TypeError("the C solver keeps its table in an app.bots._dds.Table (see new_table)")
+    flags = t.flags
+    return dict(
+        n=t.n,
+        trump=t.trump,
+        no_trump=NO_TRUMP,
+        all_trump=ALL_TRUMP,
+        scale=scale,
+        capot=CAPOT_BONUS,
+        partner_exc=t.partner_exc,
+        partner_rule=flags.partner_exception,
+        overtake_plain=flags.overtake_plain,
+        must_undertrump=flags.must_undertrump,
+        beats=BEATS[t.trump],
+        above=t.above,
+        above_trump=ABOVE_TRUMP,
+        above_plain=ABOVE_PLAIN,
+        points=t.points,
+        strength=t.strength,
+        desc=t.desc,
+        mx=mx,
+        side_of=t.side_of,
+        side_max=side_max,
+        bonus=bonus,
+        side_card=side_card,
+        hands=hands,
+        reveal=d.reveal,
+        owner=d.owner,
+        trick=trick,
+        leader=d.leader,
+        rem=rem,
+        left=d.tricks_left,
+        sweep=sweep,
+        rp=rp,
+        table=tt,
+        max_nodes=max_nodes,
+        budget=Budget,
+    )
+
+
 def solve(
     d: Deal,
     t: Table,
@@ -122,7 +228,8 @@ def solve(
     scale: int = 1,
     moves: list[int] | None = None,
     max_nodes: int = 0,
-    tt: dict[int, tuple[int, int, int]] | None = None,
+    tt: TT | None = None,
+    impl: str | None = None,
 ) -> Solution:
     """Solve ``d`` exactly for the party of ``side`` (see the module docstring).
 
@@ -131,7 +238,9 @@ def solve(
     ``max_nodes`` > 0 raises :class:`Budget` past that many nodes.  ``tt``: a table kept
     between solves of positions of one deal (same cards, same contract), which then reuse
     what the earlier ones found; the search counts values for the caller's party, so a
-    table serves every side.
+    table serves every side.  It comes from :func:`new_table` with the same ``impl``: a
+    table of the other implementation raises ``TypeError``.  ``impl``: ``"c"``, ``"python"``
+    or ``None`` (:data:`IMPL`, see there); both give the same values and node counts.
     """
     n = t.n
     trump = t.trump
@@ -182,12 +291,6 @@ def solve(
     rp0 = 10  # the points still to win, raw: the cards out or on the table, the last ten
     for c in card_list(rem0 | on_table):
         rp0 += points[c]
-    if tt is None:
-        tt = {}
-    nodes = 0
-    limit = max_nodes if max_nodes > 0 else INF
-    above = t.above
-    trump_mask = t.trump_mask
 
     covers = 0  # duel: a card that frees a face-down card is like no other
     for cover in reveal:
@@ -201,438 +304,6 @@ def solve(
             side_card[c] = side_of[x]
     for f, o in owner.items():
         side_card[f] = side_of[o]
-    # a suit contract: the best trump still out, by the trump byte of the cards out (whoever
-    # holds it takes a trick with it: no capot for another side)
-    tshift = 8 * trump if trump_mask else 0
-    top_trump = [-1] * 256
-    if trump_mask:
-        for byte in range(1, 256):
-            for c in desc[trump]:
-                if (byte >> (c - tshift)) & 1:
-                    top_trump[byte] = c
-                    break
-    # ... and the points of the run of trumps from the best one out held by one party: each
-    # of them takes its trick, or falls on a partner's that does (positive for the
-    # maximising party, negative for the other)
-    party_card = [False] * 32
-    for c in range(32):
-        party_card[c] = any(mx[x] for x in range(n) if side_of[x] == side_card[c])
-    sure_trumps = [0] * 256
-    if trump_mask:
-        for byte in range(1, 256):
-            run = [c for c in desc[trump] if (byte >> (c - tshift)) & 1]
-            who = party_card[run[0]]
-            pts = 0
-            for c in run:
-                if party_card[c] != who:
-                    break
-                pts += points[c]
-            sure_trumps[byte] = pts if who else -pts
-
-    plain = not reveal  # no card to free at a trick's end
-
-    def next_sweep(sweep: int, ws: int, rem: int) -> int:
-        """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
-        if sweep == 0:
-            nsweep = 1 + ws
-        elif sweep != 1 + ws:
-            return _BROKEN
-        else:
-            nsweep = sweep
-        if trump_mask:
-            c = top_trump[(rem >> tshift) & 255]
-            if c >= 0 and side_card[c] != ws:
-                return _BROKEN
-        return nsweep
-
-    runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
-
-    def suit_runs(s: int, m: int, out: int) -> tuple[int, ...]:
-        keep: list[int] = []
-        run = -1
-        for c in desc[s]:
-            b = 1 << c
-            if m & b:
-                if run == points[c] and not covers & b:
-                    continue
-                keep.append(c)
-                run = -1 if covers & b else points[c]
-            elif out & b:
-                run = -1
-        kept = tuple(keep)
-        runs[(out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s] = kept
-        return kept
-
-    def distinct(legal: int, out: int) -> list[int]:
-        """The cards of ``legal``, one per class of equivalent cards (same suit, same
-        points, no card of ``out`` between them)."""
-        keep: list[int] = []
-        for s in range(4):
-            m = legal & SUIT_MASK[s]
-            if not m:
-                continue
-            if m & (m - 1) == 0:
-                keep.append(m.bit_length() - 1)
-                continue
-            kept = runs.get((out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s)
-            if kept is None:
-                kept = suit_runs(s, m, out)
-            keep.extend(kept)
-        return keep
-
-    def lead(leader: int, rem: int, left: int, sweep: int, rp: int, alpha: int, beta: int) -> int:
-        """The value still to come at the start of a trick, ``leader`` to lead."""
-        nonlocal nodes
-        nodes += 1
-        if nodes > limit:
-            raise Budget
-        if left == 1:
-            return last_trick(leader, sweep)
-        # bounds: no more than the points still out, a capot only while it can happen
-        top = rp * scale
-        if sweep == 0:
-            hi_b, lo_b = top + CAPOT_BONUS, -top - CAPOT_BONUS
-        else:
-            b = bonus[sweep]
-            hi_b = top + b if b > 0 else top
-            lo_b = -top + b if b < 0 else -top
-        if trump_mask:
-            sure = sure_trumps[(rem >> tshift) & 255] * scale * 2
-            if sure > 0:
-                lo_b = sure - top
-            elif sure < 0:
-                hi_b = top + sure
-        if hi_b <= alpha:
-            return hi_b
-        if lo_b >= beta:
-            return lo_b
-        key = rem | leader << 32 | sweep << 34
-        e = tt.get(key)
-        if e is not None:
-            lo, hi, first = e
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-        else:
-            lo, hi, first = lo_b, hi_b, -1
-        a0, b0 = alpha, beta
-        mine = mx[leader]
-        hand = hands[leader]
-        # the kept cards of each suit, each with its order key (see ``lead_suit``)
-        enc: list[int] = []
-        for sh in (0, 8, 16, 24):
-            m = (hand >> sh) & 255
-            if m:
-                lk = ((rem >> sh) & 255) << 8 | m | sh << 13
-                kept = lead_sorted.get(lk)
-                if kept is None:
-                    kept = lead_suit(sh >> 3, m, rem, lk)
-                enc.extend(kept)
-        if len(enc) > 1:
-            enc.sort(reverse=True)
-            cards = [x & 31 for x in enc]
-            if first >= 0 and first != cards[0] and first in cards:
-                cards.remove(first)
-                cards.insert(0, first)
-        else:
-            cards = [enc[0] & 31]
-        best = -INF if mine else INF
-        best_c = cards[0]
-        for c in cards:
-            hands[leader] = hand & ~(1 << c)
-            b = 1 << c
-            v = follow(
-                1, leader, c >> 3, 0, c, points[c], b, rem & ~b, left, sweep, rp, alpha, beta
-            )
-            if mine:
-                if v > best:
-                    best, best_c = v, c
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best, best_c = v, c
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        hands[leader] = hand
-        if best <= a0:
-            hi = best
-        elif best >= b0:
-            lo = best
-        else:
-            lo = hi = best
-        tt[key] = (lo, hi, best_c)
-        return best
-
-    def lead_order(c: int, rem: int) -> int:
-        # masters first (no stronger card of the suit still out), by points; then low cards
-        if not rem & above[c]:
-            return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
-        return -points[c] - strength[c]
-
-    # (cards out in the suit, the hand's cards in it, suit) -> the kept cards, each as
-    # (its lead order + 64) * 32 + card, so that plain integer sorts order a lead
-    lead_sorted: dict[int, tuple[int, ...]] = {}
-
-    def lead_suit(s: int, m: int, rem: int, lk: int) -> tuple[int, ...]:
-        kept = distinct(m << (8 * s), rem)
-        enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
-        lead_sorted[lk] = enc
-        return enc
-
-    # (cards out or on the table in the led suit, the legal cards in it, the winning card,
-    # whether the trick is the mover's party's so far) -> the kept cards in order
-    follow_sorted: dict[int, tuple[int, ...]] = {}
-
-    def follow_suit(sh: int, legal: int, out: int, bc: int, ours: bool, fk: int) -> tuple[int, ...]:
-        kept = distinct(legal, out)
-        kept.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
-        cards = tuple(kept)
-        follow_sorted[fk] = cards
-        return cards
-
-    # per led suit: a card following it must beat the card winning so far when it can
-    # (and that card is of the led suit, not a trump)
-    over_led = tuple(
-        trump != NO_TRUMP and (trump == ALL_TRUMP or s == trump or flags.overtake_plain)
-        for s in range(4)
-    )
-
-    def follow(
-        k: int,
-        leader: int,
-        led: int,
-        bi: int,
-        bc: int,
-        tp: int,
-        table: int,
-        rem: int,
-        left: int,
-        sweep: int,
-        rp: int,
-        alpha: int,
-        beta: int,
-    ) -> int:
-        """The value still to come with ``k`` cards on the table (the mask ``table``):
-        ``bc`` wins the trick so far (at index ``bi``), which holds ``tp`` points."""
-        nonlocal nodes
-        nodes += 1
-        seat = (leader + k) % n
-        hand = hands[seat]
-        mine = mx[seat]
-        legal = hand & SUIT_MASK[led]
-        if legal:  # following the led suit (``legal_mask_top``, its first case)
-            if over_led[led] and bc >> 3 == led:
-                legal = legal & above[bc] or legal
-            if legal & (legal - 1) == 0:
-                cards: Sequence[int] = (legal.bit_length() - 1,)
-            else:
-                sh = led << 3
-                ours = mx[seat - k + bi] == mine
-                fk = (
-                    ((rem | table) >> sh & 255) << 8 | (legal >> sh) | bc << 16 | ours << 21
-                )  # fmt: skip
-                cards = follow_sorted.get(fk) or follow_suit(sh, legal, rem | table, bc, ours, fk)
-        else:
-            legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
-            if legal & (legal - 1) == 0:
-                cards = (legal.bit_length() - 1,)
-            else:
-                kept = distinct(legal, rem | table)
-                if len(kept) > 1:
-                    kept.sort(
-                        key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True
-                    )
-                cards = kept
-        base = bc * 32
-        best = -INF if mine else INF
-        if k == n - 1 and plain and left == 2:
-            # the last card before the last trick, which is counted (as a node, the lead
-            # it is)
-            for c in cards:
-                nodes += 1
-                b = 1 << c
-                hands[seat] = hand & ~b
-                w = (leader + (k if beats[base + c] else bi)) % n
-                ntp = tp + points[c]
-                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rem & ~b)
-                v = (ntp * scale if mx[w] else -ntp * scale) + last_trick(w, ns)
-                if mine:
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            alpha = v
-                elif v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                if alpha >= beta:
-                    break
-            hands[seat] = hand
-            return best
-        if k == n - 1 and plain and left > 1:
-            # the trick's last card: each card's outcome is a trick won and a lead
-            if len(cards) > 1:
-                # enhanced transposition cutoff: a trick's end already known to refute
-                outs = []
-                for c in cards:
-                    w = (leader + (k if beats[base + c] else bi)) % n
-                    rest = rem & ~(1 << c)
-                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                    ntp = tp + points[c]
-                    g = ntp * scale if mx[w] else -ntp * scale
-                    e = tt.get(rest | w << 32 | ns << 34)
-                    if e is not None:
-                        if mine:
-                            v = e[0] + g
-                            if v >= beta:
-                                return v
-                        else:
-                            v = e[1] + g
-                            if v <= alpha:
-                                return v
-                    outs.append((c, w, rest, ns, g, ntp))
-            else:
-                c = cards[0]
-                w = (leader + (k if beats[base + c] else bi)) % n
-                rest = rem & ~(1 << c)
-                ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
-                ntp = tp + points[c]
-                g = ntp * scale if mx[w] else -ntp * scale
-                hands[seat] = hand & ~(1 << c)
-                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
-                hands[seat] = hand
-                return v
-            for c, w, rest, ns, g, ntp in outs:
-                hands[seat] = hand & ~(1 << c)
-                v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
-                if mine:
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            alpha = v
-                elif v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                if alpha >= beta:
-                    break
-            hands[seat] = hand
-            return best
-        last = k == n - 1
-        for c in cards:
-            b = 1 << c
-            hands[seat] = hand & ~b
-            if beats[base + c]:
-                nbi, nbc = k, c
-            else:
-                nbi, nbc = bi, bc
-            if last:
-                v = finish(
-                    leader, nbi, tp + points[c], table | b, rem & ~b, left, sweep, rp, alpha, beta
-                )
-            else:
-                v = follow(
-                    k + 1,
-                    leader,
-                    led,
-                    nbi,
-                    nbc,
-                    tp + points[c],
-                    table | b,
-                    rem & ~b,
-                    left,
-                    sweep,
-                    rp,
-                    alpha,
-                    beta,
-                )
-            if mine:
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-            elif v < best:
-                best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        hands[seat] = hand
-        return best
-
-    def follow_order(c: int, ours: bool, wins: int) -> int:
-        if ours:  # the trick is ours so far: give points, keep the winners
-            return points[c] * 2 - wins * 5
-        if wins:  # take it as cheaply as possible, points welcome
-            return 200 - strength[c] - (30 if (trump_mask >> c) & 1 else 0) + points[c]
-        return -points[c] * 4 - strength[c]
-
-    # order_keys[winning card][the trick is the mover's party's][card]: the order of a
-    # follower's cards, made once
-    order_keys = [
-        [[follow_order(c, ours, beats[bc * 32 + c]) for c in range(32)] for ours in (False, True)]
-        for bc in range(32)
-    ]
-
-    def finish(
-        leader: int,
-        bi: int,
-        tp: int,
-        table: int,
-        rem: int,
-        left: int,
-        sweep: int,
-        rp: int,
-        alpha: int,
-        beta: int,
-    ) -> int:
-        """The trick (the cards ``table``) is complete: score it, go on from its winner's
-        lead."""
-        w = (leader + bi) % n
-        ws = side_of[w]
-        nsweep = sweep if sweep == _BROKEN else next_sweep(sweep, ws, rem)
-        if left == 1:  # the last trick, reached in the middle of it
-            tp += 10
-            gain = tp * scale if mx[w] else -tp * scale
-            return gain + (bonus[nsweep] if nsweep != _BROKEN else 0)
-        gain = tp * scale if mx[w] else -tp * scale
-        if not reveal:
-            return gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
-        freed: list[tuple[int, int]] = []
-        for c in card_list(table):
-            f = reveal.get(c)
-            if f is not None:
-                o = owner[f]
-                hands[o] |= 1 << f
-                freed.append((o, f))
-        v = gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
-        for o, f in freed:
-            hands[o] &= ~(1 << f)
-        return v
-
-    def last_trick(leader: int, sweep: int) -> int:
-        """The last trick: every seat has one card left, so it is counted."""
-        bc = -1
-        wi = 0
-        tp = 10
-        for i in range(n):
-            c = hands[(leader + i) % n].bit_length() - 1
-            tp += points[c]
-            if i == 0 or beats[bc * 32 + c]:
-                bc, wi = c, i
-        w = (leader + wi) % n
-        gain = tp * scale if mx[w] else -tp * scale
-        ws = side_of[w]
-        if sweep == 0 or sweep == 1 + ws:
-            return gain + bonus[1 + ws]
-        return gain
 
     # ----- the root: the seat to move, maybe in the middle of a trick
     leader = d.leader
@@ -654,27 +325,522 @@ def solve(
     if moves is None:
         moves = card_list(legal)
 
-    def after(c: int, alpha: int, beta: int) -> int:
-        """The value still to come once the seat to move plays ``c``."""
-        b = 1 << c
-        hand = hands[seat]
-        hands[seat] = hand & ~b
-        try:
-            if k == 0:
-                return follow(
-                    1, leader, c >> 3, 0, c, points[c], b, rem0 & ~b, left, sweep0, rp0, alpha, beta
+    search = None
+    if _use_c(impl):
+        assert _dds is not None
+        prepared = (mx, side_max, bonus, side_card, hands, trick0, rem0, sweep0, rp0, scale)
+        search = _dds.Search(**_search_args(d, t, *prepared, max_nodes, tt))
+        after = search.after
+    else:
+        if tt is None:
+            tt = {}
+        elif not isinstance(tt, dict):
+            raise TypeError("the Python solver keeps its table in a dict (see new_table)")
+        nodes = 0
+        limit = max_nodes if max_nodes > 0 else INF
+        above = t.above
+        trump_mask = t.trump_mask
+
+        # a suit contract: the best trump still out, by the trump byte of the cards out (whoever
+        # holds it takes a trick with it: no capot for another side)
+        tshift = 8 * trump if trump_mask else 0
+        top_trump = [-1] * 256
+        if trump_mask:
+            for byte in range(1, 256):
+                for c in desc[trump]:
+                    if (byte >> (c - tshift)) & 1:
+                        top_trump[byte] = c
+                        break
+        # ... and the points of the run of trumps from the best one out held by one party: each
+        # of them takes its trick, or falls on a partner's that does (positive for the
+        # maximising party, negative for the other)
+        party_card = [False] * 32
+        for c in range(32):
+            party_card[c] = any(mx[x] for x in range(n) if side_of[x] == side_card[c])
+        sure_trumps = [0] * 256
+        if trump_mask:
+            for byte in range(1, 256):
+                run = [c for c in desc[trump] if (byte >> (c - tshift)) & 1]
+                who = party_card[run[0]]
+                pts = 0
+                for c in run:
+                    if party_card[c] != who:
+                        break
+                    pts += points[c]
+                sure_trumps[byte] = pts if who else -pts
+
+        plain = not reveal  # no card to free at a trick's end
+
+        def next_sweep(sweep: int, ws: int, rem: int) -> int:
+            """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
+            if sweep == 0:
+                nsweep = 1 + ws
+            elif sweep != 1 + ws:
+                return _BROKEN
+            else:
+                nsweep = sweep
+            if trump_mask:
+                c = top_trump[(rem >> tshift) & 255]
+                if c >= 0 and side_card[c] != ws:
+                    return _BROKEN
+            return nsweep
+
+        runs: dict[int, tuple[int, ...]] = {}  # (suit, legal cards, cards out) -> kept cards
+
+        def suit_runs(s: int, m: int, out: int) -> tuple[int, ...]:
+            keep: list[int] = []
+            run = -1
+            for c in desc[s]:
+                b = 1 << c
+                if m & b:
+                    if run == points[c] and not covers & b:
+                        continue
+                    keep.append(c)
+                    run = -1 if covers & b else points[c]
+                elif out & b:
+                    run = -1
+            kept = tuple(keep)
+            runs[(out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s] = kept
+            return kept
+
+        def distinct(legal: int, out: int) -> list[int]:
+            """The cards of ``legal``, one per class of equivalent cards (same suit, same
+            points, no card of ``out`` between them)."""
+            keep: list[int] = []
+            for s in range(4):
+                m = legal & SUIT_MASK[s]
+                if not m:
+                    continue
+                if m & (m - 1) == 0:
+                    keep.append(m.bit_length() - 1)
+                    continue
+                kept = runs.get((out >> (8 * s) & 255) << 10 | (m >> (8 * s)) << 2 | s)
+                if kept is None:
+                    kept = suit_runs(s, m, out)
+                keep.extend(kept)
+            return keep
+
+        def lead(
+            leader: int, rem: int, left: int, sweep: int, rp: int, alpha: int, beta: int
+        ) -> int:
+            """The value still to come at the start of a trick, ``leader`` to lead."""
+            nonlocal nodes
+            nodes += 1
+            if nodes > limit:
+                raise Budget
+            if left == 1:
+                return last_trick(leader, sweep)
+            # bounds: no more than the points still out, a capot only while it can happen
+            top = rp * scale
+            if sweep == 0:
+                hi_b, lo_b = top + CAPOT_BONUS, -top - CAPOT_BONUS
+            else:
+                b = bonus[sweep]
+                hi_b = top + b if b > 0 else top
+                lo_b = -top + b if b < 0 else -top
+            if trump_mask:
+                sure = sure_trumps[(rem >> tshift) & 255] * scale * 2
+                if sure > 0:
+                    lo_b = sure - top
+                elif sure < 0:
+                    hi_b = top + sure
+            if hi_b <= alpha:
+                return hi_b
+            if lo_b >= beta:
+                return lo_b
+            key = rem | leader << 32 | sweep << 34
+            e = tt.get(key)
+            if e is not None:
+                lo, hi, first = e
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            else:
+                lo, hi, first = lo_b, hi_b, -1
+            a0, b0 = alpha, beta
+            mine = mx[leader]
+            hand = hands[leader]
+            # the kept cards of each suit, each with its order key (see ``lead_suit``)
+            enc: list[int] = []
+            for sh in (0, 8, 16, 24):
+                m = (hand >> sh) & 255
+                if m:
+                    lk = ((rem >> sh) & 255) << 8 | m | sh << 13
+                    kept = lead_sorted.get(lk)
+                    if kept is None:
+                        kept = lead_suit(sh >> 3, m, rem, lk)
+                    enc.extend(kept)
+            if len(enc) > 1:
+                enc.sort(reverse=True)
+                cards = [x & 31 for x in enc]
+                if first >= 0 and first != cards[0] and first in cards:
+                    cards.remove(first)
+                    cards.insert(0, first)
+            else:
+                cards = [enc[0] & 31]
+            best = -INF if mine else INF
+            best_c = cards[0]
+            for c in cards:
+                hands[leader] = hand & ~(1 << c)
+                b = 1 << c
+                v = follow(
+                    1, leader, c >> 3, 0, c, points[c], b, rem & ~b, left, sweep, rp, alpha, beta
                 )
-            nbi, nbc = (k, c) if beats[bc * 32 + c] else (bi, bc)
-            ntp = tp + points[c]
-            table = on_table | b
-            if k == n - 1:
-                return finish(leader, nbi, ntp, table, rem0 & ~b, left, sweep0, rp0, alpha, beta)
-            led = trick0[0] >> 3
-            return follow(
-                k + 1, leader, led, nbi, nbc, ntp, table, rem0 & ~b, left, sweep0, rp0, alpha, beta
-            )
-        finally:
+                if mine:
+                    if v > best:
+                        best, best_c = v, c
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best, best_c = v, c
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            hands[leader] = hand
+            if best <= a0:
+                hi = best
+            elif best >= b0:
+                lo = best
+            else:
+                lo = hi = best
+            tt[key] = (lo, hi, best_c)
+            return best
+
+        def lead_order(c: int, rem: int) -> int:
+            # masters first (no stronger card of the suit still out), by points; then low cards
+            if not rem & above[c]:
+                return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
+            return -points[c] - strength[c]
+
+        # (cards out in the suit, the hand's cards in it, suit) -> the kept cards, each as
+        # (its lead order + 64) * 32 + card, so that plain integer sorts order a lead
+        lead_sorted: dict[int, tuple[int, ...]] = {}
+
+        def lead_suit(s: int, m: int, rem: int, lk: int) -> tuple[int, ...]:
+            kept = distinct(m << (8 * s), rem)
+            enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
+            lead_sorted[lk] = enc
+            return enc
+
+        # (cards out or on the table in the led suit, the legal cards in it, the winning card,
+        # whether the trick is the mover's party's so far, the led suit) -> the kept cards in
+        # order (the led suit is needed: a trump winning, two suits' bytes may be alike)
+        follow_sorted: dict[int, tuple[int, ...]] = {}
+
+        def follow_suit(
+            sh: int, legal: int, out: int, bc: int, ours: bool, fk: int
+        ) -> tuple[int, ...]:
+            kept = distinct(legal, out)
+            kept.sort(key=order_keys[bc][ours].__getitem__, reverse=True)
+            cards = tuple(kept)
+            follow_sorted[fk] = cards
+            return cards
+
+        # per led suit: a card following it must beat the card winning so far when it can
+        # (and that card is of the led suit, not a trump)
+        over_led = tuple(
+            trump != NO_TRUMP and (trump == ALL_TRUMP or s == trump or flags.overtake_plain)
+            for s in range(4)
+        )
+
+        def follow(
+            k: int,
+            leader: int,
+            led: int,
+            bi: int,
+            bc: int,
+            tp: int,
+            table: int,
+            rem: int,
+            left: int,
+            sweep: int,
+            rp: int,
+            alpha: int,
+            beta: int,
+        ) -> int:
+            """The value still to come with ``k`` cards on the table (the mask ``table``):
+            ``bc`` wins the trick so far (at index ``bi``), which holds ``tp`` points."""
+            nonlocal nodes
+            nodes += 1
+            seat = (leader + k) % n
+            hand = hands[seat]
+            mine = mx[seat]
+            legal = hand & SUIT_MASK[led]
+            if legal:  # following the led suit (``legal_mask_top``, its first case)
+                if over_led[led] and bc >> 3 == led:
+                    legal = legal & above[bc] or legal
+                if legal & (legal - 1) == 0:
+                    cards: Sequence[int] = (legal.bit_length() - 1,)
+                else:
+                    sh = led << 3
+                    ours = mx[seat - k + bi] == mine
+                    fk = (
+                        ((rem | table) >> sh & 255) << 8 | (legal >> sh) | bc << 16 | ours << 21
+                        | led << 22
+                    )  # fmt: skip
+                    cards = follow_sorted.get(fk) or follow_suit(
+                        sh, legal, rem | table, bc, ours, fk
+                    )
+            else:
+                legal = legal_mask_top(hand, led, bc, trump, pe and (bi - k) % 4 == 2, flags)
+                if legal & (legal - 1) == 0:
+                    cards = (legal.bit_length() - 1,)
+                else:
+                    kept = distinct(legal, rem | table)
+                    if len(kept) > 1:
+                        kept.sort(
+                            key=order_keys[bc][mx[seat - k + bi] == mine].__getitem__, reverse=True
+                        )
+                    cards = kept
+            base = bc * 32
+            best = -INF if mine else INF
+            if k == n - 1 and plain and left == 2:
+                # the last card before the last trick, which is counted (as a node, the lead
+                # it is)
+                for c in cards:
+                    nodes += 1
+                    b = 1 << c
+                    hands[seat] = hand & ~b
+                    w = (leader + (k if beats[base + c] else bi)) % n
+                    ntp = tp + points[c]
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rem & ~b)
+                    v = (ntp * scale if mx[w] else -ntp * scale) + last_trick(w, ns)
+                    if mine:
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                alpha = v
+                    elif v < best:
+                        best = v
+                        if v < beta:
+                            beta = v
+                    if alpha >= beta:
+                        break
+                hands[seat] = hand
+                return best
+            if k == n - 1 and plain and left > 1:
+                # the trick's last card: each card's outcome is a trick won and a lead
+                if len(cards) > 1:
+                    # enhanced transposition cutoff: a trick's end already known to refute
+                    outs = []
+                    for c in cards:
+                        w = (leader + (k if beats[base + c] else bi)) % n
+                        rest = rem & ~(1 << c)
+                        ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                        ntp = tp + points[c]
+                        g = ntp * scale if mx[w] else -ntp * scale
+                        e = tt.get(rest | w << 32 | ns << 34)
+                        if e is not None:
+                            if mine:
+                                v = e[0] + g
+                                if v >= beta:
+                                    return v
+                            else:
+                                v = e[1] + g
+                                if v <= alpha:
+                                    return v
+                        outs.append((c, w, rest, ns, g, ntp))
+                else:
+                    c = cards[0]
+                    w = (leader + (k if beats[base + c] else bi)) % n
+                    rest = rem & ~(1 << c)
+                    ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
+                    ntp = tp + points[c]
+                    g = ntp * scale if mx[w] else -ntp * scale
+                    hands[seat] = hand & ~(1 << c)
+                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                    hands[seat] = hand
+                    return v
+                for c, w, rest, ns, g, ntp in outs:
+                    hands[seat] = hand & ~(1 << c)
+                    v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                    if mine:
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                alpha = v
+                    elif v < best:
+                        best = v
+                        if v < beta:
+                            beta = v
+                    if alpha >= beta:
+                        break
+                hands[seat] = hand
+                return best
+            last = k == n - 1
+            for c in cards:
+                b = 1 << c
+                hands[seat] = hand & ~b
+                if beats[base + c]:
+                    nbi, nbc = k, c
+                else:
+                    nbi, nbc = bi, bc
+                if last:
+                    v = finish(
+                        leader,
+                        nbi,
+                        tp + points[c],
+                        table | b,
+                        rem & ~b,
+                        left,
+                        sweep,
+                        rp,
+                        alpha,
+                        beta,
+                    )
+                else:
+                    v = follow(
+                        k + 1,
+                        leader,
+                        led,
+                        nbi,
+                        nbc,
+                        tp + points[c],
+                        table | b,
+                        rem & ~b,
+                        left,
+                        sweep,
+                        rp,
+                        alpha,
+                        beta,
+                    )
+                if mine:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
             hands[seat] = hand
+            return best
+
+        def follow_order(c: int, ours: bool, wins: int) -> int:
+            if ours:  # the trick is ours so far: give points, keep the winners
+                return points[c] * 2 - wins * 5
+            if wins:  # take it as cheaply as possible, points welcome
+                return 200 - strength[c] - (30 if (trump_mask >> c) & 1 else 0) + points[c]
+            return -points[c] * 4 - strength[c]
+
+        # order_keys[winning card][the trick is the mover's party's][card]: the order of a
+        # follower's cards, made once
+        order_keys = [
+            [
+                [follow_order(c, ours, beats[bc * 32 + c]) for c in range(32)]
+                for ours in (False, True)
+            ]
+            for bc in range(32)
+        ]
+
+        def finish(
+            leader: int,
+            bi: int,
+            tp: int,
+            table: int,
+            rem: int,
+            left: int,
+            sweep: int,
+            rp: int,
+            alpha: int,
+            beta: int,
+        ) -> int:
+            """The trick (the cards ``table``) is complete: score it, go on from its winner's
+            lead."""
+            w = (leader + bi) % n
+            ws = side_of[w]
+            nsweep = sweep if sweep == _BROKEN else next_sweep(sweep, ws, rem)
+            if left == 1:  # the last trick, reached in the middle of it
+                tp += 10
+                gain = tp * scale if mx[w] else -tp * scale
+                return gain + (bonus[nsweep] if nsweep != _BROKEN else 0)
+            gain = tp * scale if mx[w] else -tp * scale
+            if not reveal:
+                return gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
+            freed: list[tuple[int, int]] = []
+            for c in card_list(table):
+                f = reveal.get(c)
+                if f is not None:
+                    o = owner[f]
+                    hands[o] |= 1 << f
+                    freed.append((o, f))
+            v = gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
+            for o, f in freed:
+                hands[o] &= ~(1 << f)
+            return v
+
+        def last_trick(leader: int, sweep: int) -> int:
+            """The last trick: every seat has one card left, so it is counted."""
+            bc = -1
+            wi = 0
+            tp = 10
+            for i in range(n):
+                c = hands[(leader + i) % n].bit_length() - 1
+                tp += points[c]
+                if i == 0 or beats[bc * 32 + c]:
+                    bc, wi = c, i
+            w = (leader + wi) % n
+            gain = tp * scale if mx[w] else -tp * scale
+            ws = side_of[w]
+            if sweep == 0 or sweep == 1 + ws:
+                return gain + bonus[1 + ws]
+            return gain
+
+        def after(c: int, alpha: int, beta: int) -> int:
+            """The value still to come once the seat to move plays ``c``."""
+            b = 1 << c
+            hand = hands[seat]
+            hands[seat] = hand & ~b
+            try:
+                if k == 0:
+                    return follow(
+                        1,
+                        leader,
+                        c >> 3,
+                        0,
+                        c,
+                        points[c],
+                        b,
+                        rem0 & ~b,
+                        left,
+                        sweep0,
+                        rp0,
+                        alpha,
+                        beta,
+                    )
+                nbi, nbc = (k, c) if beats[bc * 32 + c] else (bi, bc)
+                ntp = tp + points[c]
+                table = on_table | b
+                if k == n - 1:
+                    return finish(
+                        leader, nbi, ntp, table, rem0 & ~b, left, sweep0, rp0, alpha, beta
+                    )
+                led = trick0[0] >> 3
+                return follow(
+                    k + 1,
+                    leader,
+                    led,
+                    nbi,
+                    nbc,
+                    ntp,
+                    table,
+                    rem0 & ~b,
+                    left,
+                    sweep0,
+                    rp0,
+                    alpha,
+                    beta,
+                )
+            finally:
+                hands[seat] = hand
 
     # every value still to come has the parity of the points still out: the two parties'
     # points add up to them, and a capot's 90 is even
@@ -739,6 +905,8 @@ def solve(
         values = {c: -v for c, v in values.items()}
         scores = {c: (b, a) for c, (a, b) in scores.items()}
     best = max(moves, key=lambda c: values[c])
+    if search is not None:
+        nodes = search.nodes
     return Solution(values, scores, best, nodes)
 
 
@@ -851,9 +1019,10 @@ def solve_position(
     side: int | None = None,
     moves: list[int] | None = None,
     max_nodes: int = 0,
-    tt: dict[int, tuple[int, int, int]] | None = None,
+    tt: TT | None = None,
+    impl: str | None = None,
 ) -> Solution:
     """:func:`solve` for the party of ``side`` (default: the seat to move's side)."""
     if side is None:
         side = pos.table.side_of[pos.seat]
-    return solve(pos.deal, pos.table, side, pos.extra, pos.scale, moves, max_nodes, tt)
+    return solve(pos.deal, pos.table, side, pos.extra, pos.scale, moves, max_nodes, tt, impl)

@@ -54,7 +54,7 @@ def test_a_card_decision_against_the_real_cards_and_drawn_deals(variant: str, pl
             continue
         seat = state.to_act
         played = (legal & -legal).bit_length() - 1
-        entry = card_decision(state, seat, played, {}, 3, rng)
+        entry = card_decision(state, seat, played, dds.new_table(), 3, rng)
         sol = dds.solve_position(dds.position_of(state), state.rules.side_of[seat])
         real = {k: v for k, v in entry["real"]["values"].items()}
         assert real == {f: float(sol.scores[parse_card(f)][0]) for f in real}
