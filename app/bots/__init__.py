@@ -11,6 +11,11 @@ import random
 from typing import Any
 
 LEVELS = ("easy", "medium", "hard")
+# The levels the arena may also field: ``hard-v2`` is the hard bot with the exact solver of the
+# whole card play in the middle of the deal (docs/bots.md, "Levels"), measured against hard
+# before it replaces it.  Level -> whether the hard bot uses that solver.
+HARD_LEVELS = {"hard": False, "hard-v2": True}
+ARENA_LEVELS = (*LEVELS, "hard-v2")
 
 
 def choose_action(
@@ -34,12 +39,13 @@ def choose_action(
         from .easy import choose
     elif level == "medium":
         from .medium import choose
-    elif level == "hard":
+    elif level in HARD_LEVELS:
         from .hard import choose as hard_choose
 
-        return _checked(hard_choose(view, rng, budget_ms=budget_ms), legal)
+        action = hard_choose(view, rng, budget_ms=budget_ms, exact_middle=HARD_LEVELS[level])
+        return _checked(action, legal)
     else:
-        raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
+        raise ValueError(f"unknown level {level!r}; one of {', '.join(ARENA_LEVELS)}")
     return _checked(choose(view, rng), legal)
 
 

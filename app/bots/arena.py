@@ -44,7 +44,7 @@ from typing import Any
 
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
-from . import LEVELS, choose_action
+from . import ARENA_LEVELS, choose_action
 
 
 @dataclass
@@ -95,8 +95,10 @@ def check_sides(players: int, a: str, b: str) -> None:
     for side in (a, b):
         first, partner = side_levels(side)
         for level in (first, partner):
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r} in {side!r}; one of {', '.join(LEVELS)}")
+            if level not in ARENA_LEVELS:
+                raise ValueError(
+                    f"unknown level {level!r} in {side!r}; one of {', '.join(ARENA_LEVELS)}"
+                )
         if "+" in side and players != 4:
             raise ValueError(
                 f"{side!r}: a pair of levels needs two sides of two players (a 4-player "

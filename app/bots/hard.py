@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.cards import card_list
+from app.engine.scoring import CAPOT_BONUS
 
-from . import medium
+from . import dds, medium
 from .bidding import bid_likelihood, discard, discard_scores
 from .common import (
     belote_points,
@@ -50,6 +51,13 @@ MIN_DEADLINE_S = 0.3
 MAX_DEADLINE_S = 0.9
 MEDIUM_BONUS = 0.75  # points added to the medium bot's card (tie-break towards sense)
 ROLLOUT_NUMBERS = 64
+# The exact solver of the whole card play (``dds``) in the middle of the deal: from this many
+# cards left (all seats, the trick in progress included; per player count), its nodes priced
+# in work units (a compiled node costs a small share of a playout's card), and the share of
+# a decision's budget one world's solve may take before the decision falls back to playouts.
+DDS_CARDS = {4: 32, 2: 22}
+DDS_NODES_PER_UNIT = 100
+DDS_WORLD_SHARE = 0.25
 
 ScorerKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # declarations, belote, extra
 
@@ -73,12 +81,19 @@ def make_budget(budget_ms: float | None) -> Budgeter:
 
 
 def choose(
-    view: dict[str, Any], rng: random.Random, budget_ms: float | None = None
+    view: dict[str, Any],
+    rng: random.Random,
+    budget_ms: float | None = None,
+    *,
+    exact_middle: bool = False,
 ) -> dict[str, Any]:
+    """The hard bot's action. ``exact_middle``: the exact solver of the whole card play values
+    the cards in the middle of the deal (the arena's ``hard-v2``); without it, playouts until
+    the endgame."""
     return decide(
         read_view(view),
         rng,
-        card=lambda k, r: choose_card(k, r, make_budget(budget_ms)),
+        card=lambda k, r: choose_card(k, r, make_budget(budget_ms), exact_middle),
         bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms)),
         discard=lambda k, r: choose_discard_hard(k, r, make_budget(budget_ms)),
     )
@@ -240,7 +255,17 @@ def solve_threshold(k: Knowledge) -> int:
     return 14
 
 
-def choose_card(k: Knowledge, rng: random.Random, budget: Budgeter) -> int:
+def dds_threshold(k: Knowledge) -> int:
+    """Cards left (as in :func:`solve_threshold`) from which the exact solver of the whole
+    card play (``dds``) values each card in every world; before, playouts do."""
+    if k.n == 3:
+        return 0  # its two defenders are one party to the solver, two sides to the score
+    return DDS_CARDS.get(k.n, 0)
+
+
+def choose_card(
+    k: Knowledge, rng: random.Random, budget: Budgeter, exact_middle: bool = False
+) -> int:
     legal_mask = k.legal_cards()
     moves = card_list(legal_mask)
     if len(moves) == 1:
@@ -250,7 +275,7 @@ def choose_card(k: Knowledge, rng: random.Random, budget: Budgeter) -> int:
     if len(moves) == 1:
         return moves[0]
     default = medium.choose_card(k, rng)
-    scores = card_values(k, rng, budget, moves, table)
+    scores = card_values(k, rng, budget, moves, table, exact_middle)
     best = max(moves, key=lambda c: (scores[c] + (MEDIUM_BONUS if c == default else 0.0), -c))
     return best
 
@@ -272,9 +297,20 @@ def _sensible(k: Knowledge, moves: list[int]) -> list[int]:
 
 
 def card_values(
-    k: Knowledge, rng: random.Random, budget: Budgeter, moves: list[int], table: Table
+    k: Knowledge,
+    rng: random.Random,
+    budget: Budgeter,
+    moves: list[int],
+    table: Table,
+    exact_middle: bool = False,
 ) -> dict[int, float]:
-    """Mean value of each card over the sampled worlds (for this seat's side)."""
+    """Mean value of each card over the sampled worlds (for this seat's side).
+
+    In a world, a card is valued by the endgame solver in the last tricks (the deal's
+    recorded points, exactly); from ``dds_threshold`` cards left on, by the solver of the
+    whole card play (the card-play scores with best play by all, turned into recorded
+    points); before, by a playout.  A search past its node cap hands the decision to the
+    next way down for the worlds left."""
     side = k.my_side
     voids = public_voids(k)
     totals = {c: 0.0 for c in moves}
@@ -284,8 +320,11 @@ def card_values(
     if k.variant == "duel":
         cards_left += sum(len(c) for c in k.duel_covers)
     exact = cards_left <= solve_threshold(k)
+    middle = exact_middle and not exact and cards_left <= dds_threshold(k)
     likelihood = bid_likelihood
     max_nodes = max(400, budget.units // 6)
+    dds_nodes = int(budget.units * DDS_NODES_PER_UNIT * DDS_WORLD_SHARE)
+    scale = dds.card_scale(k.variant, table.trump)
     allies = 0
     if k.n == 3 and k.contract is not None and k.contract.taker != k.seat:
         allies = 1 << (3 - k.seat - k.contract.taker)  # the other defender
@@ -311,6 +350,14 @@ def card_values(
             except Budget:
                 budget.spend(max_nodes)
                 exact = False
+        elif middle:
+            try:
+                sol = dds.solve(d, table, side, extra, scale, moves, max_nodes=dds_nodes)
+                budget.spend(-(-sol.nodes // DDS_NODES_PER_UNIT))
+                values = dds_values(sol, d, table, scorer, side, extra, scale, moves)
+            except dds.Budget:
+                budget.spend(dds_nodes // DDS_NODES_PER_UNIT)
+                middle = False
         if values is None:
             rnd = [rng.random() for _ in range(ROLLOUT_NUMBERS)]
             values = []
@@ -327,3 +374,45 @@ def card_values(
         if budget.done() or (exact and worlds >= 48):
             break
     return {c: totals[c] / worlds for c in moves}
+
+
+def dds_values(
+    sol: dds.Solution,
+    d: Deal,
+    table: Table,
+    scorer: Scorer,
+    side: int,
+    extra: tuple[int, ...],
+    scale: int,
+    moves: list[int],
+) -> list[float]:
+    """Each card's value for ``side`` from the solver's card-play scores (two sides): its
+    party's and the other's card points with best play, a capot when they add up to more
+    than the points in the deal, scored as the deal would be."""
+    points = table.points
+    total = sum(d.won) + 10 + sum(extra)
+    for c in card_list(dds.remaining(d)):
+        total += points[c]
+    for c in d.trick:
+        total += points[c]
+    tricks = table.total_tricks
+    out: list[float] = []
+    for c in moves:
+        own, other = sol.scores[c]
+        capot = own + other > total * scale
+        if capot:
+            if own > other:
+                own -= CAPOT_BONUS
+                trk = (tricks, 0)
+            else:
+                other -= CAPOT_BONUS
+                trk = (0, tricks)
+        else:
+            trk = (tricks - 1, 1)
+        pts = [0, 0]
+        pts[side] = own // scale
+        pts[1 - side] = other // scale
+        t = [0, 0]
+        t[side], t[1 - side] = trk
+        out.append(scorer.value_sides(tuple(pts), tuple(t), side))
+    return out
