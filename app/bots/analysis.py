@@ -49,7 +49,7 @@ from .knowledge import read_view
 from .sampler import sample_world
 from .simbid import bid_review
 
-ANALYSIS_VERSION = 1  # grows when the analysis changes what it says (stored analyses expire)
+ANALYSIS_VERSION = 2  # grows when the analysis changes what it says (stored analyses expire)
 WORLDS = 100  # deals drawn per decision
 BID_WORLDS = 100
 COSTLY = 5.0  # a card costing at least this many points on average is "costly"
