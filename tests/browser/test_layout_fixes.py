@@ -236,9 +236,11 @@ SHOW_DECLARATIONS_JS = """async (seats) => {
 }"""
 
 
-def test_a_bottom_seats_shown_declaration_leaves_room_for_the_side_seats(server, chromium) -> None:
+@pytest.mark.parametrize("seats", [(0,), (0, 1, 3)], ids=["bottom", "bottom-and-sides"])
+def test_shown_declarations_leave_every_seat_its_room(server, chromium, seats) -> None:
     """On a phone held sideways the felt is short: a row of shown declaration cards at the
-    bottom seat once pushed the left seat's plate into it (a 4-card tierce after trick 1)."""
+    bottom seat once pushed the left seat's plate into it (a 4-card tierce after trick 1), and
+    a side seat's own shown cards pushed it into the bottom seat."""
     from .test_layout import MEASURE_JS, SETTLE_JS, layout_problems
 
     context = chromium.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
@@ -251,7 +253,7 @@ def test_a_bottom_seats_shown_declaration_leaves_room_for_the_side_seats(server,
         if state == "turn:play":
             break
         take_turn(page, state)
-    assert page.evaluate(SHOW_DECLARATIONS_JS, [0]) == 1
+    assert page.evaluate(SHOW_DECLARATIONS_JS, list(seats)) == len(seats)
     problems: list[str] = []
     for width, height in (*SIZES, (740, 360), (915, 412)):
         page.set_viewport_size({"width": width, "height": height})
