@@ -68,6 +68,16 @@ def wait_state(page: Any, timeout: int = TURN_TIMEOUT_MS) -> str:
     return str(handle.json_value())
 
 
+def play_to(page: Any, wanted: str = "turn:play", limit: int = 100) -> None:
+    """Take every turn the page asks for until it asks for ``wanted`` (a ``wait_state``)."""
+    for _ in range(limit):
+        state = wait_state(page)
+        if state == wanted:
+            return
+        take_turn(page, state)
+    raise AssertionError(f"{wanted} never came in {limit} turns")
+
+
 def legal_cards(page: Any):  # type: ignore[no-untyped-def]
     return page.locator(
         "#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]"

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot
-from .driver import choose_game, open_home, start, take_turn, wait_state
+from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -261,11 +261,7 @@ def test_many_declarations_stay_on_one_line_that_scrolls(server, chromium) -> No
         open_home(page, server.base_url)
         choose_game(page, "bela", players=3)
         start(page, "computer")
-        for _ in range(100):
-            state = wait_state(page)
-            if state == "turn:play":
-                break
-            take_turn(page, state)
+        play_to(page, "turn:play")
         if page.locator("#controls .decl-chips").count():
             break
     else:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .driver import choose_game, open_home, start, take_turn, wait_state
+from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
 from .test_layout import SIZES, overlaps
 
 pytestmark = pytest.mark.browser
@@ -248,11 +248,7 @@ def test_shown_declarations_leave_every_seat_its_room(server, chromium, seats) -
     open_home(page, server.base_url)
     choose_game(page, "classic")
     start(page, "computer")
-    for _ in range(40):
-        state = wait_state(page)
-        if state == "turn:play":
-            break
-        take_turn(page, state)
+    play_to(page, "turn:play")
     assert page.evaluate(SHOW_DECLARATIONS_JS, list(seats)) == len(seats)
     problems: list[str] = []
     for width, height in (*SIZES, (740, 360), (915, 412)):
