@@ -41,6 +41,7 @@ import signal
 import sys
 import tempfile
 import time
+from array import array
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
@@ -130,6 +131,8 @@ class Soak:
     rng: random.Random
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     latencies: list[float] = field(default_factory=list)  # this interval's, seconds
+    # every move's latency after the first eviction cycle, seconds: the verdict's move p99
+    plateau_latencies: array[float] = field(default_factory=lambda: array("d"))
     moves: int = 0
     moves_lost: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -517,6 +520,8 @@ async def report_loop(
             "moves": len(lat),
             "lost": soak.moves_lost,
         }
+        if any(on_plateau(r, soak.args.idle_seconds) for r in reports[-1:]):
+            soak.plateau_latencies.extend(lat)  # an interval wholly after the first cycle
         reports.append(line)
         if plateau is not None and on_plateau(line, soak.args.idle_seconds):
             await plateau()
@@ -600,6 +605,12 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
         "stalls_over_100ms_after_first_eviction_cycle": sum(
             r["stalls_over_100ms"] or 0 for r in after_plateau
         ),
+        "move_p99_after_first_eviction_cycle_ms": (
+            round(1000 * _percentile(list(soak.plateau_latencies), 0.99), 1)
+            if soak.plateau_latencies
+            else None
+        ),
+        "moves_after_first_eviction_cycle": len(soak.plateau_latencies),
         "worst_interval_move_p99_ms": max(p99s) if p99s else None,
         "median_interval_move_p99_ms": sorted(p99s)[len(p99s) // 2] if p99s else None,
         "worst_interval_server_move_p99_ms": max(server_p99s) if server_p99s else None,
@@ -688,7 +699,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"{result['rss_end_mib']} MiB ({result['rss_growth_pct']}% after the first "
                 f"eviction cycle); longest stall {result['longest_stall_ms']} ms, "
                 f"{result['stalls_over_100ms_after_first_eviction_cycle']} over 100 ms after "
-                f"the first eviction cycle; worst 10 s "
+                f"the first eviction cycle; move p99 after it "
+                f"{result['move_p99_after_first_eviction_cycle_ms']} ms "
+                f"({result['moves_after_first_eviction_cycle']} moves); worst 10 s "
                 f"move p99 {result['worst_interval_move_p99_ms']} ms (median interval "
                 f"{result['median_interval_move_p99_ms']} ms; in the server <= "
                 f"{result['worst_interval_server_move_p99_ms']} ms; the load generator's "
