@@ -59,6 +59,7 @@ from app.bench.load import (
     machine,
     rss_mib,
 )
+from app.bench.sentinel import Spans, read_pauses
 
 SubParsers = Any
 STOP_GRACE_SECONDS = 30.0  # at the end, how long the slots may take to leave their tables
@@ -133,6 +134,14 @@ class Soak:
     latencies: list[float] = field(default_factory=list)  # this interval's, seconds
     # every move's latency after the first eviction cycle, seconds: the verdict's move p99
     plateau_latencies: array[float] = field(default_factory=lambda: array("d"))
+    sent: list[float] = field(default_factory=list)  # this interval's moves' send times
+    plateau_sent: array[float] = field(default_factory=lambda: array("d"))
+    plateau_at: float | None = None  # time.monotonic() at the first report past the first cycle
+    # the machine's own pauses (app/bench/sentinel.py) and the server's long loop stalls
+    # (/api/stats "long_stalls"), both on the system's monotonic clock
+    pauses: list[tuple[str, float, float]] = field(default_factory=list)
+    server_stalls: dict[float, float] = field(default_factory=dict)
+    pauses_path: Path | None = None  # where the sentinel writes
     moves: int = 0
     moves_lost: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -224,6 +233,7 @@ class Client:
                     sent = self.sent_at.pop(msg["id"], None)
                     if sent is not None:
                         soak.latencies.append(time.monotonic() - sent)
+                        soak.sent.append(sent)
                         soak.moves += 1
                     soak.saw_ack(game_id, msg["version"])
                 elif kind == "error":
@@ -488,6 +498,7 @@ async def report_loop(
     from app.metrics import quantile_ms
 
     reports: list[dict[str, Any]] = []
+    pauses_read = 0
     actions_before: dict[str, Any] | None = None
     stalls_before: dict[str, Any] | None = None
     while not soak.stop.is_set():
@@ -500,6 +511,13 @@ async def report_loop(
         long_stalls = over(stalls_before, stall, 100) if stall else None
         stalls_before = stall or stalls_before
         lat, soak.latencies = soak.latencies, []
+        sent, soak.sent = soak.sent, []
+        for t, ms in stats.get("long_stalls") or []:
+            soak.server_stalls[t] = ms / 1000
+        new_pauses: list[tuple[str, float, float]] = []
+        if soak.pauses_path is not None:
+            new_pauses, pauses_read = read_pauses(soak.pauses_path, pauses_read)
+        soak.pauses.extend(new_pauses)
         client_stall, soak.client_stall = soak.client_stall, 0.0
         rss = rss_mib(pid)[0]
         line = {
@@ -517,11 +535,22 @@ async def report_loop(
             # bound of /api/stats "actions"): the client's own delays left out
             "server_move_p99_ms": server_p99,
             "client_stall_ms": round(1000 * client_stall, 1),
+            # the longest pause of the machine itself in this interval (the sentinel's late
+            # wake-ups and slow syncs, app/bench/sentinel.py), 0.0: none of 50 ms or more
+            "machine_pause_ms": round(
+                1000 * max((p for k, _, p in new_pauses if k == "cpu"), default=0.0), 1
+            ),
+            "disk_sync_ms": round(
+                1000 * max((p for k, _, p in new_pauses if k == "disk"), default=0.0), 1
+            ),
             "moves": len(lat),
             "lost": soak.moves_lost,
         }
         if any(on_plateau(r, soak.args.idle_seconds) for r in reports[-1:]):
             soak.plateau_latencies.extend(lat)  # an interval wholly after the first cycle
+            soak.plateau_sent.extend(sent)
+        elif on_plateau(line, soak.args.idle_seconds):
+            soak.plateau_at = time.monotonic()
         reports.append(line)
         if plateau is not None and on_plateau(line, soak.args.idle_seconds):
             await plateau()
@@ -537,7 +566,8 @@ async def report_loop(
                 f"(>100 ms: {line['stalls_over_100ms']})  "
                 f"p99 {line['move_p99_ms']} ms ({line['moves']} moves, server "
                 f"<= {line['server_move_p99_ms']} ms; client stall "
-                f"{line['client_stall_ms']} ms)  lost {line['lost']}",
+                f"{line['client_stall_ms']} ms; machine {line['machine_pause_ms']} ms, disk sync "
+                f"{line['disk_sync_ms']} ms)  lost {line['lost']}",
                 flush=True,
             )
     return reports
@@ -583,6 +613,44 @@ def over(before: dict[str, Any] | None, after: dict[str, Any], bound_ms: int) ->
     return now - (sum(before["counts"][i:]) if before else 0)
 
 
+AFTERMATH_SECONDS = 1.0  # after a pause of the machine, the tables catch up this long
+
+
+def against_the_machine(soak: Soak) -> dict[str, Any]:
+    """The run after the first eviction cycle set beside the machine's own pauses (the
+    sentinel's, app/bench/sentinel.py): the server's stalls over 100 ms that met a pause of the
+    machine's CPU, and those that did not (the server's own); the move p99 over the moves that
+    no pause of the machine (CPU or disk sync, then ``AFTERMATH_SECONDS``) met."""
+    if soak.plateau_at is None or soak.pauses_path is None:
+        return {}
+    start = soak.plateau_at
+    pauses = [p for p in soak.pauses if p[1] >= start]
+    cpu = [p for p in pauses if p[0] == "cpu"]
+    disk = [p for p in pauses if p[0] == "disk"]
+    stalls = [(t, late) for t, late in soak.server_stalls.items() if t >= start]
+    cpu_spans = Spans(cpu)
+    own = [late for t, late in stalls if not cpu_spans.met(t, late)]
+    widened = Spans([(k, end + AFTERMATH_SECONDS, p + AFTERMATH_SECONDS) for k, end, p in pauses])
+    clear = [
+        lat
+        for sent, lat in zip(soak.plateau_sent, soak.plateau_latencies, strict=True)
+        if not widened.met(sent + lat, lat)
+    ]
+    return {
+        "machine_pauses_over_100ms": sum(1 for p in cpu if p[2] > 0.1),
+        "longest_machine_pause_ms": round(1000 * max((p[2] for p in cpu), default=0.0), 1),
+        "disk_syncs_over_100ms": sum(1 for p in disk if p[2] > 0.1),
+        "longest_disk_sync_ms": round(1000 * max((p[2] for p in disk), default=0.0), 1),
+        "server_stalls_over_100ms": sum(1 for _, late in stalls if late > 0.1),
+        "server_own_stalls_over_100ms": sum(1 for late in own if late > 0.1),
+        "longest_own_stall_ms": round(1000 * max(own, default=0.0), 1),
+        "moves_no_machine_pause_met": len(clear),
+        "move_p99_no_machine_pause_ms": (
+            round(1000 * _percentile(clear, 0.99), 1) if clear else None
+        ),
+    }
+
+
 def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
     """RSS growth from the first report after the first eviction cycle to the end."""
     idle = soak.args.idle_seconds
@@ -611,6 +679,7 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
             else None
         ),
         "moves_after_first_eviction_cycle": len(soak.plateau_latencies),
+        **against_the_machine(soak),
         "worst_interval_move_p99_ms": max(p99s) if p99s else None,
         "median_interval_move_p99_ms": sorted(p99s)[len(p99s) // 2] if p99s else None,
         "worst_interval_server_move_p99_ms": max(server_p99s) if server_p99s else None,
@@ -636,8 +705,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     workdir = Path(tempfile.mkdtemp(prefix="atout-soak-"))
     server = await start_server(workdir, args)
+    pauses_path = workdir / "machine-pauses.txt"
+    sentinel = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app.bench.sentinel", str(pauses_path), str(workdir)
+    )
     try:
-        soak = Soak(args, server.base_url, random.Random(args.seed))
+        soak = Soak(args, server.base_url, random.Random(args.seed), pauses_path=pauses_path)
         no_jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
         limits = httpx.Limits(max_connections=32)
         async with httpx.AsyncClient(timeout=120, limits=limits, cookies=no_jar) as http:
@@ -710,6 +783,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"{result['matches_finished']} matches finished, "
                 f"{result['table_trips_away']} tables away and back; errors {result['errors']}"
             )
+            if "machine_pauses_over_100ms" in result:
+                print(
+                    f"beside the machine, after the first eviction cycle: the machine paused "
+                    f"over 100 ms {result['machine_pauses_over_100ms']} times (longest "
+                    f"{result['longest_machine_pause_ms']} ms; disk syncs over 100 ms "
+                    f"{result['disk_syncs_over_100ms']}, longest "
+                    f"{result['longest_disk_sync_ms']} ms); server stalls over 100 ms "
+                    f"{result['server_stalls_over_100ms']}, of which the server's own (no pause "
+                    f"of the machine met) {result['server_own_stalls_over_100ms']}, its longest "
+                    f"own stall {result['longest_own_stall_ms']} ms; move p99 of the "
+                    f"{result['moves_no_machine_pause_met']} moves no pause of the machine met "
+                    f"{result['move_p99_no_machine_pause_ms']} ms"
+                )
             for name, t in result["server"].items():
                 print(
                     f"server {name} over the run: {t['count']} (mean {t['mean_ms']} ms, p99 <= "
@@ -745,4 +831,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return result
     finally:
         server.stop()
+        if sentinel.returncode is None:
+            sentinel.send_signal(signal.SIGINT)
+            await sentinel.wait()
         shutil.rmtree(workdir, ignore_errors=True)

@@ -57,6 +57,8 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     assert isinstance(verdict["slots_cut_at_the_end"], int)
     # the load generator watches its own loop: a late client inflates what it measures
     assert all(isinstance(r["client_stall_ms"], float) for r in reports)
+    # ... and so does the machine, through a sentinel process (app/bench/sentinel.py)
+    assert all(r["machine_pause_ms"] >= 0 and r["disk_sync_ms"] >= 0 for r in reports)
     assert verdict["longest_client_stall_ms"] >= 0
     # the server's own histograms over the run, read at the end
     server = verdict["server"]
