@@ -227,6 +227,9 @@ def test_a_three_player_deal_summary_fits_a_phone(server, chromium) -> None:
 SHOW_DECLARATIONS_JS = """async (seats) => {
   const S = window.atoutTable.state;
   const cards = S.view.hand.slice(0, 4);
+  // the widest bottom plate: you dealt and you took
+  S.view.dealer = 0;
+  S.view.contract = {...S.view.contract, taker: 0};
   S.view.declarations = Object.fromEntries(seats.map((s) => [s, [{kind: 'sequence', length: 4, top: 'K'}]]));
   S.view.shown_declarations = seats.map((seat) => ({seat, combos: [cards]}));
   const src = document.querySelector('script[src$="/table.js"]').src;
@@ -239,8 +242,9 @@ SHOW_DECLARATIONS_JS = """async (seats) => {
 @pytest.mark.parametrize("seats", [(0,), (0, 1, 3)], ids=["bottom", "bottom-and-sides"])
 def test_shown_declarations_leave_every_seat_its_room(server, chromium, seats) -> None:
     """On a phone held sideways the felt is short: a row of shown declaration cards at the
-    bottom seat once pushed the left seat's plate into it (a 4-card tierce after trick 1), and
-    a side seat's own shown cards pushed it into the bottom seat."""
+    bottom seat once pushed the left seat's plate into it (a 4-card tierce after trick 1), a
+    side seat's own shown cards pushed it into the bottom seat, and a bottom seat that dealt and
+    took wrapped its shown cards onto a second row, up into the left seat."""
     from .test_layout import MEASURE_JS, SETTLE_JS, layout_problems
 
     context = chromium.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
