@@ -134,25 +134,31 @@ def _interval(seconds: float) -> Any:
     return func.now() + timedelta(seconds=seconds)
 
 
-async def renew(session: AsyncSession, owner: str, leases: Sequence[Lease]) -> set[str]:
-    """Extend these leases; the game ids whose lease is still ours (the others are lost)."""
-    if not leases:
-        return set()
-    seconds = leases[0].seconds
-    async with session.begin():
-        rows = await session.execute(
+def renewal(owner: str, leases: Sequence[Lease]) -> Work:
+    """A writer work that extends these leases and returns the game ids whose lease is still
+    ours (the others are lost).
+
+    It goes through the writer, on its connection, in order with the writes and their fences.
+    On a connection of its own, a renewal of every room's row and a group commit's fence of a
+    few of the same rows lock them in different orders, and the two transactions can deadlock:
+    PostgreSQL breaks a deadlock only after ``deadlock_timeout`` (1 s by default), and the
+    moves of that group commit wait that long."""
+    pairs = sorted({(lease.game_id, lease.epoch) for lease in leases})
+    seconds = max((lease.seconds for lease in leases), default=0.0)
+
+    def work(session: Session) -> set[str]:
+        if not pairs:
+            return set()
+        rows = session.execute(
             update(RoomLease)
-            .where(
-                RoomLease.owner == owner,
-                tuple_(RoomLease.game_id, RoomLease.epoch).in_(
-                    [(lease.game_id, lease.epoch) for lease in leases]
-                ),
-            )
+            .where(RoomLease.owner == owner, tuple_(RoomLease.game_id, RoomLease.epoch).in_(pairs))
             .values(expires_at=_interval(seconds))
             .returning(RoomLease.game_id),
             execution_options={"synchronize_session": False},
         )
         return {str(game_id) for (game_id,) in rows}
+
+    return work
 
 
 async def release(session: AsyncSession, owner: str, leases: Sequence[Lease]) -> None:

@@ -186,10 +186,9 @@ class RoomManager:
             if not held:
                 continue
             try:
-                async with self.sessionmaker() as session:
-                    kept = await leases.renew(
-                        session, self.node_id, [r.lease for r in held if r.lease is not None]
-                    )
+                kept = await self.writer.submit(
+                    leases.renewal(self.node_id, [r.lease for r in held if r.lease is not None])
+                )
             except Exception:
                 log.warning("could not renew the room leases", exc_info=True)
                 continue
