@@ -21,6 +21,8 @@ its ``ack``) over the interval, and the load generator's own longest stall in it
 a verdict line: RSS growth since the first eviction cycle, the longest stall, and moves lost (an
 acknowledged version that a later ``state`` of the same game did not reach; 0 expected); then
 the server's own histograms over the run (actions, commits, collector pauses, loop stalls).
+SIGINT or SIGTERM ends a run early: the tables stop, and the verdict is that of the run so far
+(``interrupted`` in it, with the seconds it ran).
 
 The load generator is one process holding thousands of sockets: it collects its garbage on
 the server's schedule (app/metrics.py ``collect_garbage``), since a full collection of its own
@@ -730,7 +732,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             reporter = asyncio.create_task(
                 report_loop(soak, http, server.pid, started, plateau if args.tracemalloc else None)
             )
-            done, _ = await asyncio.wait(slots, timeout=args.duration)
+            # SIGINT or SIGTERM ends the run early, with its reports and verdict so far
+            interrupted = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, interrupted.set)
+            try:
+                await asyncio.wait_for(interrupted.wait(), timeout=args.duration)
+            except TimeoutError:
+                pass
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+            ran_s = time.monotonic() - started
+            done = {task for task in slots if task.done()}
             census = None
             if snapshots:
                 snapshots.append(await take_snapshot(server, workdir, 2))
@@ -754,7 +768,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result = verdict(soak, reports)
         result["machine"] = machine()
         result["tables"] = args.tables
-        result["duration_s"] = args.duration
+        result["duration_s"] = round(ran_s, 1) if interrupted.is_set() else args.duration
+        result["interrupted"] = interrupted.is_set()
         result["database"] = "postgresql" if args.database_url else "sqlite"
         result["server"] = server_timings(final)
         if args.trace_stalls:
@@ -767,6 +782,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.json:
             print(json.dumps({"verdict": result}))
         else:
+            if result["interrupted"]:
+                print(f"interrupted after {result['duration_s']} s: the verdict of the run so far")
             print(
                 f"verdict: RSS {result['rss_after_first_eviction_cycle_mib']} -> "
                 f"{result['rss_end_mib']} MiB ({result['rss_growth_pct']}% after the first "

@@ -67,6 +67,54 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     assert 0 <= server["actions"]["within_50ms_pct"] <= 100
 
 
+def test_sigint_ends_a_soak_early_with_the_verdict_of_the_run_so_far() -> None:
+    """A soak of an hour stopped by hand still says what it measured, and stops its server."""
+    import signal
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "bench",
+            "soak",
+            "--tables",
+            "2",
+            "--duration",
+            "300",
+            "--idle-seconds",
+            "4",
+            "--pace",
+            "0.05",
+            "--report",
+            "2",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        played = False
+        for line in proc.stdout:  # until a report counts moves
+            if line.startswith("{") and "verdict" not in line and json.loads(line)["moves"]:
+                played = True
+                break
+        assert played, proc.stderr.read()[-2000:] if proc.stderr else ""
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err[-2000:]
+    verdict = next(json.loads(x)["verdict"] for x in out.splitlines() if '"verdict"' in x)
+    assert verdict["interrupted"] is True
+    assert 2 <= verdict["duration_s"] < 200
+    assert verdict["moves"] > 0 and verdict["moves_lost"] == 0
+
+
 def test_a_traced_server_writes_snapshots_that_compare(tmp_path) -> None:
     """``--tracemalloc``: the server (app/bench/traced.py) writes a snapshot at each SIGUSR2,
     and two of them give the lines whose live allocations grew."""
