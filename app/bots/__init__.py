@@ -11,11 +11,15 @@ import random
 from typing import Any
 
 LEVELS = ("easy", "medium", "hard")
-# The levels the arena may also field: ``hard-v2`` is the hard bot with the exact solver of the
-# whole card play in the middle of the deal (docs/bots.md, "Levels"), measured against hard
-# before it replaces it.  Level -> whether the hard bot uses that solver.
-HARD_LEVELS = {"hard": False, "hard-v2": True}
-ARENA_LEVELS = (*LEVELS, "hard-v2")
+# The levels the arena may also field (docs/bots.md, "Levels"): ``hard-v2`` is the hard bot with
+# the exact solver of the whole card play in the middle of the deal, measured against hard before
+# it replaces it; ``hard-v1`` is the hard bot as it was before it read the taken card (the view's
+# ``taken``), kept as the reference of that change.  Level -> whether the hard bot uses that
+# solver.
+HARD_LEVELS = {"hard": False, "hard-v2": True, "hard-v1": False}
+# Levels that decide as if the view did not say which face-up card a seat took.
+BLIND_TO_TAKEN = frozenset({"hard-v1"})
+ARENA_LEVELS = (*LEVELS, "hard-v2", "hard-v1")
 
 
 def choose_action(
@@ -42,6 +46,8 @@ def choose_action(
     elif level in HARD_LEVELS:
         from .hard import choose as hard_choose
 
+        if level in BLIND_TO_TAKEN and view.get("taken"):
+            view = {**view, "taken": None}
         action = hard_choose(view, rng, budget_ms=budget_ms, exact_middle=HARD_LEVELS[level])
         return _checked(action, legal)
     else:

@@ -312,12 +312,25 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         legal=list(view.get("legal") or []),
     )
     k.known[seat] = hand
+    _infer_from_taken(k)
     if contract is not None and flags is not None:
         _infer_from_play(k)
         _infer_from_belote(k)
         _infer_from_declarations(k)
     _build_slots(k)
     return k
+
+
+def _infer_from_taken(k: Knowledge) -> None:
+    """The face-up card a seat took into its hand (the classic turn-up by the taker, the
+    bela 2p proposal by the exchanger): everyone saw it go there, so it is there until that
+    seat plays it."""
+    taken = k.view.get("taken")
+    if not taken or taken.get("seat") == k.seat:
+        return
+    card = parse_card(taken["card"])
+    if not (k.played >> card) & 1:
+        k.known[taken["seat"]] |= 1 << card
 
 
 # ---------------------------------------------------------------------- play inference

@@ -66,9 +66,9 @@ ANCHOR_SIGMA = 5 / 3
 # the figures, their 95% intervals and the date). Medium is the newcomer's mu in every family.
 ANCHORS: dict[str, dict[str, Rating]] = {
     "classic": {
-        "easy": Rating(22.23, ANCHOR_SIGMA),
+        "easy": Rating(22.2, ANCHOR_SIGMA),
         "medium": Rating(25.0, ANCHOR_SIGMA),
-        "hard": Rating(26.76, ANCHOR_SIGMA),
+        "hard": Rating(26.82, ANCHOR_SIGMA),
     },
     "bulgarian": {
         "easy": Rating(21.36, ANCHOR_SIGMA),
@@ -92,7 +92,7 @@ ANCHOR_FINGERPRINTS: dict[str, dict[str, str]] = {
     "classic": {
         "easy": "21:5f28825e415f2b8d",
         "medium": "21:3e27e45dba9b2b23",
-        "hard": "21:27effcb70a6d369f",
+        "hard": "21:9aab08c0e429903a",
     },
     "bulgarian": {
         "easy": "26:e7ea6163f3929636",

@@ -92,3 +92,29 @@ def test_the_arena_fields_hard_v2_against_hard() -> None:
     report = run("classic", 4, {}, "hard-v2", "hard", deals=1, seed=3, budget_ms=30)
     assert set(report["decision_cpu_ms"]) == {"hard-v2", "hard"}
     assert report["deals"] == 1
+
+
+def test_hard_v1_decides_as_hard_without_the_taken_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arena's ``hard-v1`` is the reference for reading ``taken``: in a view where another
+    seat took the turn-up, it makes hard's decision on that view with ``taken`` removed."""
+    from app.bots import hard
+
+    # only the work units count, not a loaded machine's clock
+    monkeypatch.setattr(hard, "MIN_DEADLINE_S", 3600.0)
+    monkeypatch.setattr(hard, "MAX_DEADLINE_S", 3600.0)
+    assert "hard-v1" in ARENA_LEVELS and "hard-v1" not in LEVELS
+    checked = 0
+    for state in itertools.islice(states("classic", 4, 21, random_chooser), 0, 3000, 7):
+        if state.phase is not Phase.PLAY:
+            continue
+        view = seat_view(state, state.to_act)
+        taken = view.get("taken")
+        if not taken or taken["seat"] == state.to_act or len(view["legal"]) < 2:
+            continue
+        blind = {**view, "taken": None}
+        v1 = choose_action(view, "hard-v1", random.Random(9), budget_ms=20)
+        assert v1 == choose_action(blind, "hard", random.Random(9), budget_ms=20)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4

@@ -79,3 +79,35 @@ def test_master_and_trump_count() -> None:
                     assert k.is_master(c) == (not beaten)
             return
     raise AssertionError("no position found")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("classic", 4), ("bela", 2)], ids=["classic", "bela-2p"]
+)
+def test_the_taken_card_is_known_to_be_in_its_takers_hand(variant: str, players: int) -> None:
+    """The face-up card a seat took (classic: the taker's turn-up; bela 2p: the proposal the
+    exchanger took for the seven) is known to every other seat to lie in that hand, and the
+    sampler deals it there in every world, until it is played."""
+    import random
+
+    from app.bots.sampler import place
+    from app.engine.cards import parse_card
+
+    rng = random.Random(5)
+    found = 0
+    for state in itertools.islice(states(variant, players, seed=8), 3000):
+        for seat in range(players):
+            view = seat_view(state, seat)
+            taken = view.get("taken")
+            if not taken or taken["seat"] == seat:
+                continue
+            bit = 1 << parse_card(taken["card"])
+            k = read_view(view)
+            if k.played & bit:
+                assert not k.known[taken["seat"]] & bit
+                continue
+            assert k.known[taken["seat"]] & bit
+            assert not k.hidden & bit
+            assert place(k, rng).hands[taken["seat"]] & bit
+            found += 1
+    assert found > 100

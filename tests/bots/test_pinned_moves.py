@@ -27,8 +27,8 @@ SEED = 20261201
 
 PINNED: dict[str, str] = {  # actions taken:digest
     "classic-4p-easy": "45:1dd383a41f433a11",
-    "classic-4p-medium": "71:33ca2a5ed3f31e59",
-    "classic-4p-hard": "67:a2364111335c6567",
+    "classic-4p-medium": "71:6085e1ad7c9e2aa8",
+    "classic-4p-hard": "67:2f18f12580b7be77",
     "coinche-4p-easy": "75:50c617cff9e7050c",
     "coinche-4p-medium": "80:aff57cc34bba9cd1",
     "coinche-4p-hard": "77:3768eb5477b6cad2",
