@@ -110,6 +110,13 @@ class Table:
         action = self.rng.choice(sock.legal(seat))
         msg_id = await sock.act(action, seat=seat if sock.views else None)
         answer = await sock.next_of("ack", "error")
+        if answer["type"] == "error" and answer.get("code") == "paused":
+            # Another player's socket may have been closed meanwhile (the room was handed
+            # over: 4001), and the room waits for that player: surface that close, as the
+            # browser that got it would reconnect.
+            for other in self.players:
+                if other is not player and other.sock is not None:
+                    await other.sock.drain(0.5)  # raises ConnectionClosed if it was closed
         if answer["type"] == "error":
             raise AssertionError(f"move refused: {answer}")
         self.acked[msg_id] = int(answer["version"])
