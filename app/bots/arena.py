@@ -90,12 +90,31 @@ def side_levels(side: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+def level_budget(level: str, budget_ms: float | None) -> tuple[str, float | None]:
+    """``"hard@200"`` -> ``("hard", 200.0)``: a hard level with its own work budget per
+    decision (ms of work on the reference machine, ``hard.make_budget``); a plain level keeps
+    the run's ``budget_ms``."""
+    name, at, ms = level.partition("@")
+    if not at:
+        return level, budget_ms
+    try:
+        value = float(ms)
+    except ValueError:
+        value = -1.0
+    if not name.startswith("hard") or not 0 < value <= 10_000:
+        raise ValueError(
+            f"{level!r}: a budget goes with a hard level, in ms between 0 and 10000, like hard@200"
+        )
+    return name, value
+
+
 def check_sides(players: int, a: str, b: str) -> None:
     """ValueError unless ``a`` and ``b`` are sides the arena can seat at ``players``."""
     for side in (a, b):
         first, partner = side_levels(side)
         for level in (first, partner):
-            if level not in ARENA_LEVELS:
+            name, _ = level_budget(level, None)
+            if name not in ARENA_LEVELS:
                 raise ValueError(
                     f"unknown level {level!r} in {side!r}; one of {', '.join(ARENA_LEVELS)}"
                 )
@@ -152,7 +171,8 @@ def play_one(
         view = seat_view(state, seat)
         c0 = time.thread_time()
         t0 = time.perf_counter()
-        action = choose_action(view, levels[seat], rngs[seat], budget_ms=budget_ms)
+        level, ms = level_budget(levels[seat], budget_ms)
+        action = choose_action(view, level, rngs[seat], budget_ms=ms)
         dt = time.perf_counter() - t0
         dc = time.thread_time() - c0
         if len(view["legal"]) > 1:

@@ -36,7 +36,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--variant", choices=["classic", "coinche", "bulgarian", "bela", "duel"])
     p.add_argument("--players", type=int, default=None, help="bela: 2, 3 or 4")
-    side = f"a level ({', '.join(ARENA_LEVELS)}), or in 4-player variants a pair first+partner"
+    side = (
+        f"a level ({', '.join(ARENA_LEVELS)}; a hard level may carry its own budget, "
+        "hard@200), or in 4-player variants a pair first+partner"
+    )
     p.add_argument("--a", help=f"side A: {side}")
     p.add_argument("--b", help=f"side B: {side}")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals (decks)")

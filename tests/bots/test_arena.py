@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -181,3 +182,28 @@ def test_cli_runs_a_pair() -> None:
     report = json.loads(out.stdout)
     assert report["a"] == "medium+easy" and report["b"] == "easy+medium"
     assert len(report["plays"]) == 2 and all(len(deck) == 2 for deck in report["plays"])
+
+
+def test_a_hard_level_carries_its_own_budget() -> None:
+    assert arena.level_budget("hard@200", 120.0) == ("hard", 200.0)
+    assert arena.level_budget("hard-v1@80.5", None) == ("hard-v1", 80.5)
+    assert arena.level_budget("medium", 50.0) == ("medium", 50.0)
+    for bad in ("medium@200", "hard@", "hard@fast", "hard@0", "hard@-3", "hard@20000"):
+        with pytest.raises(ValueError, match="a budget goes with a hard level"):
+            arena.level_budget(bad, None)
+    with pytest.raises(ValueError, match="unknown level 'hard-v9@100'"):
+        arena.check_sides(2, "hard-v9@100", "hard")
+    # A side's own budget is the budget its seats decide with: "hard@4" in a run without a
+    # budget plays the deal exactly as "hard" in a run at 4 ms.
+    rng = random.Random("budget")
+    cards = list(range(32))
+    rng.shuffle(cards)
+    own = play_one("bela", 2, {}, cards, 0, ["hard@4", "medium"], 17, None)
+    run_wide = play_one("bela", 2, {}, cards, 0, ["hard", "medium"], 17, 4.0)
+    assert own.points == run_wide.points and own.taker == run_wide.taker
+    assert len(own.cpu["hard@4"]) == len(run_wide.cpu["hard"]) > 0
+
+
+def test_cli_refuses_a_budget_on_a_level_without_one() -> None:
+    out = _cli("--variant", "duel", "--a", "medium@100", "--b", "easy", "--deals", "1")
+    assert out.returncode == 2 and "a budget goes with a hard level" in out.stderr
