@@ -14,12 +14,14 @@ LEVELS = ("easy", "medium", "hard")
 # The levels the arena may also field (docs/bots.md, "Levels"): ``hard-v2`` is the hard bot with
 # the exact solver of the whole card play in the middle of the deal, measured against hard before
 # it replaces it; ``hard-v1`` is the hard bot as it was before it read the taken card (the view's
-# ``taken``), kept as the reference of that change.  Level -> whether the hard bot uses that
-# solver.
-HARD_LEVELS = {"hard": False, "hard-v2": True, "hard-v1": False}
+# ``taken``), kept as the reference of that change; ``hard-reads`` weighs its worlds by how well
+# the others' cards so far fit them.  Level -> whether the hard bot uses that solver.
+HARD_LEVELS = {"hard": False, "hard-v2": True, "hard-v1": False, "hard-reads": False}
+# Levels that weigh their worlds by the play so far (``hard.play_likelihood``).
+READS_PLAY = frozenset({"hard-reads"})
 # Levels that decide as if the view did not say which face-up card a seat took.
 BLIND_TO_TAKEN = frozenset({"hard-v1"})
-ARENA_LEVELS = (*LEVELS, "hard-v2", "hard-v1")
+ARENA_LEVELS = (*LEVELS, "hard-v2", "hard-v1", "hard-reads")
 
 
 def choose_action(
@@ -48,7 +50,13 @@ def choose_action(
 
         if level in BLIND_TO_TAKEN and view.get("taken"):
             view = {**view, "taken": None}
-        action = hard_choose(view, rng, budget_ms=budget_ms, exact_middle=HARD_LEVELS[level])
+        action = hard_choose(
+            view,
+            rng,
+            budget_ms=budget_ms,
+            exact_middle=HARD_LEVELS[level],
+            reads_play=level in READS_PLAY,
+        )
         return _checked(action, legal)
     else:
         raise ValueError(f"unknown level {level!r}; one of {', '.join(ARENA_LEVELS)}")

@@ -4,19 +4,22 @@ turned into the deal's recorded points, and the level's decisions."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from typing import Any
 
 import pytest
 
 from app.bots import ARENA_LEVELS, LEVELS, choose_action, dds
 from app.bots.arena import run
 from app.bots.hard import dds_values
+from app.bots.knowledge import Knowledge
 from app.bots.score import Scorer
 from app.bots.sim import legal_now, play_card
 from app.engine import Phase, seat_view
-from app.engine.cards import card_list
+from app.engine.cards import SUITS, card_list
 
-from .helpers import random_chooser, states
+from .helpers import card, random_chooser, states
 
 TWO_SIDES = [("classic", 4), ("coinche", 4), ("bulgarian", 4), ("bela", 2), ("bela", 4)]
 
@@ -118,3 +121,117 @@ def test_hard_v1_decides_as_hard_without_the_taken_card(monkeypatch: pytest.Monk
         if checked == 4:
             break
     assert checked == 4
+
+
+# ---------------------------------------------------------------------- reading the play
+
+
+def _policy_chooser(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Bids as medium; plays the rollout policy's card, from the seat's own view."""
+    from app.bots.common import decide, public_voids, table_of
+    from app.bots.hard import read_view
+    from app.bots.sim import Deal, policy_card, trick_best
+
+    def card(k: Knowledge, r: random.Random) -> int:
+        t = table_of(k)
+        hands = [k.hand if s == k.seat else 0 for s in range(k.n)]
+        won = [0] * k.n
+        d = Deal(hands, k.trick_cards(), k.leader, k.played, won, won[:], k.tricks_left())
+        d.voids = public_voids(k)
+        allowed = k.legal_cards()
+        best_i, best = trick_best(d.trick, t) if d.trick else (0, -1)
+        return policy_card(d, k.seat, allowed, best_i, best, t, 0.5)
+
+    if view["phase"] != "play":
+        return choose_action(view, "medium", rng)
+    medium_bid = lambda k, r: choose_action(view, "medium", r)  # noqa: E731
+    return decide(read_view(view), rng, card=card, bid=medium_bid, discard=medium_bid)
+
+
+def _reads(state: Any) -> tuple[float, int]:
+    from app.bots.common import table_of
+    from app.bots.hard import play_likelihood, read_view
+    from app.bots.sampler import World
+
+    k = read_view(seat_view(state, state.to_act))
+    return play_likelihood(k, World([], list(state.hands)), table_of(k))
+
+
+def test_a_world_where_every_card_is_the_policys_choice_weighs_one() -> None:
+    """Deals whose cards are all the rollout policy's choices: in the real world, every seat's
+    reading of the others' play finds no choice the policy would not have made."""
+    checked = 0
+    for state in states("classic", 4, 31, _policy_chooser):
+        if state.phase is not Phase.PLAY or len(state.tricks) < 3:
+            continue
+        weight, calls = _reads(state)
+        assert calls > 0
+        assert weight == 1.0
+        checked += 1
+        if checked == 12:
+            break
+
+
+def test_cards_the_policy_would_not_choose_lower_the_worlds_weight() -> None:
+    """Random play often differs from the policy's choice: the real world's weight is then
+    ``READ_MISS`` to the power of the differing choices, below one."""
+    from app.bots.hard import READ_MISS
+
+    weights = []
+    for state in itertools.islice(states("classic", 4, 32, random_chooser), 0, 4000, 5):
+        if state.phase is Phase.PLAY and len(state.tricks) >= 4:
+            weights.append(_reads(state)[0])
+        if len(weights) == 20:
+            break
+    assert len(weights) == 20
+    assert all(0 < w <= 1 for w in weights)
+    assert min(weights) <= READ_MISS**2
+    for w in weights:
+        misses = round(math.log(w) / math.log(READ_MISS))
+        assert w == pytest.approx(READ_MISS**misses)
+
+
+def test_equivalent_cards_are_one_choice() -> None:
+    from app.bots.common import table_of
+    from app.bots.hard import _same_choice
+    from app.bots.knowledge import read_view
+
+    state = next(s for s in states("classic", 4, 33, random_chooser) if s.phase is Phase.PLAY)
+    t = table_of(read_view(seat_view(state, state.to_act)))
+    trump = t.trump
+    plain = (trump + 1) % 4
+    seven, eight, nine = (
+        card(f"7{SUITS[plain]}"),
+        card(f"8{SUITS[plain]}"),
+        card(f"9{SUITS[plain]}"),
+    )
+    assert [seven >> 3, eight >> 3, nine >> 3] == [plain] * 3
+    both = (1 << seven) | (1 << nine)
+    # the 8 lies between the 7 and the 9: out, it tells them apart; held or played, it does not
+    assert not _same_choice(seven, nine, both, 0, t)
+    assert _same_choice(seven, nine, both | (1 << eight), 0, t)
+    assert _same_choice(seven, nine, both, 1 << eight, t)
+    assert _same_choice(seven, eight, (1 << seven) | (1 << eight), 0, t)
+    # a ten and a king have other points; another suit is another choice
+    ten, king = card(f"T{SUITS[plain]}"), card(f"K{SUITS[plain]}")
+    assert not _same_choice(ten, king, (1 << ten) | (1 << king), 0, t)
+    other = card(f"7{SUITS[(plain + 1) % 4]}")
+    assert not _same_choice(seven, other, (1 << seven) | (1 << other), 0, t)
+
+
+def test_hard_reads_plays_legal_cards_the_same_from_the_same_seed() -> None:
+    assert "hard-reads" in ARENA_LEVELS and "hard-reads" not in LEVELS
+    seen = 0
+    for state in itertools.islice(states("coinche", 4, 34, random_chooser), 0, 3000, 7):
+        if state.phase is not Phase.PLAY or len(state.tricks) < 2:
+            continue
+        view = seat_view(state, state.to_act)
+        if len(view["legal"]) < 2:
+            continue
+        one = choose_action(view, "hard-reads", random.Random(5), budget_ms=30)
+        assert one in view["legal"]
+        assert one == choose_action(view, "hard-reads", random.Random(5), budget_ms=30)
+        seen += 1
+        if seen == 6:
+            break
+    assert seen == 6
