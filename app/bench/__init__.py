@@ -12,6 +12,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
   the bare FastAPI endpoint it compares with; ``--servers 1,2``: through HAProxy onto N
   processes);
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
+- ``reads``  ``atout bench reads``: how often the rollout policy makes the players' choices,
+  and where the real world ranks among drawn worlds by the weight of ``hard-reads``;
 - ``soak``  ``atout bench soak``: hours of tables starting, finishing, leaving and coming back
   (rooms evicted and restored): memory, stalls, move latency, moves lost;
 - ``solver``  ``atout bench solver``: the exact solver's time per position, per variant, against
@@ -35,6 +37,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.failover",
     "app.bench.load",
     "app.bench.publish",
+    "app.bench.reads",
     "app.bench.soak",
     "app.bench.solver",
     "app.bench.tune",
