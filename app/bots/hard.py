@@ -69,11 +69,11 @@ DDS_WORLD_SHARE = 0.25
 # Reading the play (the arena's ``hard-reads``): a world is weighted by how well the cards the
 # other seats chose so far fit the rollout policy's choice from that world's hands, a factor of
 # ``READ_MISS`` for each choice the policy would not have made (equivalent cards are the same
-# choice).  Replayed in real classic deals between hard bots, the policy makes the hard bot's
-# choice half the time when leading (5.5 legal cards on average) and 72% of the time when
-# following (2.9): a likelihood ratio of 4 to 5 between a world where the card played is the
-# policy's choice and one where it is not.  0.35 tempers that, so that a few worlds do not
-# carry a decision alone.
+# choice).  In classic deals between hard bots (``atout bench reads``) the policy makes the
+# players' choice about half the time when leading (4.7 legal cards on average) and three times
+# in four when following (2.8): a likelihood ratio of 4 to 5 between a world where the card
+# played is the policy's choice and one where it is not.  0.35 tempers that, so that a few
+# worlds do not carry a decision alone.
 READ_MISS = 0.35
 
 ScorerKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # declarations, belote, extra
