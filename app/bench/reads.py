@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -141,7 +142,11 @@ def add_bench(bench: Any) -> None:
 
 def _cmd(args: Any) -> int:
     if args.variant not in ("classic", "coinche", "bulgarian", "bela"):
-        raise SystemExit(f"atout bench reads: {args.variant!r} is not a 4-player variant")
+        print(f"atout: bench reads: {args.variant!r} is not a 4-player variant", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.worlds < 1:
+        print("atout: bench reads: --deals >= 1, --worlds >= 1", file=sys.stderr)
+        return 2
     r = run_reads(args.variant, args.level, args.deals, args.seed, args.worlds)
     print(json.dumps(r) if args.json else format_reads(r))
     return 0

@@ -18,3 +18,11 @@ def test_the_reads_bench_measures_the_policys_agreement_and_the_real_worlds_rank
     assert 0.5 < r["real_world_rank"] <= 1
     text = format_reads(r)
     assert "the policy's choice" in text and "chance 0.5" in text
+
+
+def test_the_reads_bench_refuses_a_variant_without_four_players_in_one_line(capsys) -> None:
+    from app import cli
+
+    assert cli.main(["bench", "reads", "--variant", "duel"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'duel' is not a 4-player variant" in err
