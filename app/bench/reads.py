@@ -23,39 +23,22 @@ from typing import Any
 from app.bots import choose_action
 from app.bots.bidding import bid_likelihood
 from app.bots.common import table_of
-from app.bots.hard import _same_choice, play_likelihood
+from app.bots.hard import play_likelihood, policy_replay
 from app.bots.knowledge import read_view
 from app.bots.sampler import World, sample_world
-from app.bots.sim import Deal, allowed_cards, play_card, policy_card, trick_best
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
 
 def agreement(k: Any, hands: list[int]) -> dict[str, list[int]]:
     """Per kind of choice (``lead``, ``follow``): [choices, the policy's choices, legal cards],
     over the finished tricks of the deal ``k`` sees, replayed from the real ``hands``."""
-    table = table_of(k)
-    start = list(hands)
-    for t in k.tricks:
-        for seat, card in t.plays:
-            start[seat] |= 1 << card
-    d = Deal(start, [], k.tricks[0].leader, 0, [0] * k.n, [0] * k.n, k.total_tricks, [0] * k.n)
     out = {"lead": [0, 0, 0], "follow": [0, 0, 0]}
-    for t in k.tricks:
-        for seat, card in t.plays:
-            hand = d.hands[seat]
-            if d.trick:
-                best_i, best = trick_best(d.trick, table)
-                pm = table.partner_exc and (best_i - len(d.trick)) % 4 == 2
-                allowed = allowed_cards(hand, d.trick, best, pm, table)
-            else:
-                best_i, best, allowed = 0, -1, hand
-            if allowed & (allowed - 1):
-                row = out["follow" if d.trick else "lead"]
-                pick = policy_card(d, seat, allowed, best_i, best, table, 0.5)
-                row[0] += 1
-                row[1] += pick == card or _same_choice(pick, card, hand, d.played, table)
-                row[2] += allowed.bit_count()
-            play_card(d, card, table)
+    history = [t.plays for t in k.tricks]
+    for lead, legal, chosen in policy_replay(k, hands, table_of(k), history, -1):
+        row = out["lead" if lead else "follow"]
+        row[0] += 1
+        row[1] += chosen
+        row[2] += legal
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -419,18 +420,32 @@ def play_likelihood(k: Knowledge, w: World, table: Table) -> tuple[float, int]:
     and points with no card outside that seat's hand ranked between the two is the same
     choice.  A world where the partner ducked holding the master, or an opponent threw a ten
     while holding small cards, weighs less."""
-    hands = w.hands[:]
-    first = k.tricks[0].leader if k.tricks else k.leader
     history = [t.plays for t in k.tricks] + [k.trick]
-    for plays in history:
-        for seat, card in plays:
-            hands[seat] |= 1 << card
-    d = Deal(hands, [], first, 0, [0] * k.n, [0] * k.n, k.total_tricks, [0] * k.n)
     weight = 1.0
     calls = 0
+    for _lead, _legal, chosen in policy_replay(k, w.hands, table, history, k.seat):
+        calls += 1
+        if not chosen:
+            weight *= READ_MISS
+    return weight, calls
+
+
+def policy_replay(
+    k: Knowledge, hands: list[int], table: Table, history: list[list[tuple[int, int]]], skip: int
+) -> Iterator[tuple[bool, int, bool]]:
+    """Replay ``history`` (the plays of the deal's tricks in order, from its first card) with
+    ``hands`` the seats' hands after it; for each choice of a seat other than ``skip`` with more
+    than one legal card: (whether it led, its legal cards, whether the rollout policy makes
+    that choice from that hand, :func:`_same_choice` counting as the same)."""
+    start = hands[:]
     for plays in history:
         for seat, card in plays:
-            if seat != k.seat:
+            start[seat] |= 1 << card
+    first = history[0][0][0] if history and history[0] else k.leader
+    d = Deal(start, [], first, 0, [0] * k.n, [0] * k.n, k.total_tricks, [0] * k.n)
+    for plays in history:
+        for seat, card in plays:
+            if seat != skip:
                 hand = d.hands[seat]
                 if d.trick:
                     best_i, best = trick_best(d.trick, table)
@@ -439,12 +454,10 @@ def play_likelihood(k: Knowledge, w: World, table: Table) -> tuple[float, int]:
                 else:
                     best_i, best, allowed = 0, -1, hand
                 if allowed & (allowed - 1):
-                    calls += 1
                     pick = policy_card(d, seat, allowed, best_i, best, table, 0.5)
-                    if pick != card and not _same_choice(pick, card, hand, d.played, table):
-                        weight *= READ_MISS
+                    same = pick == card or _same_choice(pick, card, hand, d.played, table)
+                    yield not d.trick, allowed.bit_count(), same
             play_card(d, card, table)
-    return weight, calls
 
 
 def _same_choice(a: int, b: int, hand: int, played: int, t: Table) -> bool:
