@@ -24,12 +24,12 @@ from app.bots import choose_action
 from app.bots.bidding import bid_likelihood
 from app.bots.common import table_of
 from app.bots.hard import play_likelihood, policy_replay
-from app.bots.knowledge import read_view
+from app.bots.knowledge import Knowledge, read_view
 from app.bots.sampler import World, sample_world
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 
 
-def agreement(k: Any, hands: list[int]) -> dict[str, list[int]]:
+def agreement(k: Knowledge, hands: list[int]) -> dict[str, list[int]]:
     """Per kind of choice (``lead``, ``follow``): [choices, the policy's choices, legal cards],
     over the finished tricks of the deal ``k`` sees, replayed from the real ``hands``."""
     out = {"lead": [0, 0, 0], "follow": [0, 0, 0]}
