@@ -49,10 +49,13 @@ async def test_a_finished_deal_is_analysed_once_for_its_player_and_its_spectator
     live_server,
 ) -> None:
     server = live_server(ENV)
-    me, game_id = await finished_computer_game(server)
-    record = await stored_record(server.database_url, game_id)
-
-    answers = await analysed(me, game_id, 0)
+    for _ in range(6):
+        me, game_id = await finished_computer_game(server)
+        record = await stored_record(server.database_url, game_id)
+        answers = await analysed(me, game_id, 0)
+        # a deal everyone passed (thrown in) has no card to analyse: deal another game
+        if not answers[-1][1].get("deal", {}).get("thrown_in"):
+            break
     # the progress state: 202 with how many decisions are done, never going back
     first_status, first = answers[0]
     assert first_status == 202
