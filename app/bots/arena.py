@@ -207,6 +207,12 @@ def play_one(
     )
 
 
+def deck_seed(seed: int, index: int) -> int:
+    """The seed of both plays of deck ``index``: the match's, and through it each seat's
+    generator (``play_one``)."""
+    return seed * 1000003 + index * 10
+
+
 def play_deck(args: tuple[Any, ...]) -> DeckResult:
     variant, players, options, a, b, seed, index, budget_ms = args
     rng = random.Random(f"{seed}:{index}")
@@ -217,17 +223,12 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     sides = layout(players, index)
     labels = (a, b)
     results = []
-    for p, levels in enumerate(plays):
+    # Common random numbers: both plays of the deck give each seat the same generator, so two
+    # levels that decide alike play the deck alike and their difference is exactly 0.
+    for levels in plays:
         results.append(
             play_one(
-                variant,
-                players,
-                options,
-                deck,
-                dealer,
-                levels,
-                seed * 1000003 + index * 10 + p,
-                budget_ms,
+                variant, players, options, deck, dealer, levels, deck_seed(seed, index), budget_ms
             )
         )
     contracts: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from app.bots import arena
-from app.bots.arena import play_deck, play_one, run, seatings
+from app.bots.arena import deck_seed, play_deck, play_one, run, seatings
 
 
 def test_two_sides_swap_every_seat() -> None:
@@ -41,10 +41,7 @@ def test_three_player_deck_figure_is_the_focus_seats_difference() -> None:
     rng.shuffle(cards)
     dealer = rng.randrange(3)
     plays = seatings(3, "medium", "easy", 4)
-    results = [
-        play_one("bela", 3, {}, cards, dealer, lv, 11 * 1000003 + 4 * 10 + p, None)
-        for p, lv in enumerate(plays)
-    ]
+    results = [play_one("bela", 3, {}, cards, dealer, lv, deck_seed(11, 4), None) for lv in plays]
     f = 4 % 3
     assert deck.diff == results[0].points[f] - results[1].points[f]
     taken = sum(v[0] for v in deck.contracts.values())
@@ -61,10 +58,21 @@ def test_two_side_deck_figure_is_the_mean_of_both_plays() -> None:
     dealer = rng.randrange(4)
     plays = seatings(4, "medium", "easy")
     diffs = []
-    for p, lv in enumerate(plays):
-        r = play_one("classic", 4, {}, cards, dealer, lv, 5 * 1000003 + 2 * 10 + p, None)
+    for lv in plays:
+        r = play_one("classic", 4, {}, cards, dealer, lv, deck_seed(5, 2), None)
         diffs.append(r.points[lv.index("medium")] - r.points[lv.index("easy")])
     assert deck.diff == sum(diffs) / 2
+
+
+def test_a_level_against_itself_differs_by_exactly_nothing() -> None:
+    # Both plays of a deck give each seat the same generator (common random numbers): the
+    # same decisions play the deck the same way whichever side holds it, so the only
+    # differences left between two levels are those of their decisions.
+    report = run("classic", 4, {}, "medium", "medium+medium", 8, seed=21, keep_plays=True)
+    assert report["mean_diff"] == 0 and report["sd"] == 0
+    for first, second in report["plays"]:
+        assert first[:2] == second[1::-1]  # A's points in one play are B's in the other
+    assert any(first[0] for first, _ in report["plays"])  # not 8 thrown-in decks
 
 
 def test_run_is_deterministic_and_reports_everything() -> None:
