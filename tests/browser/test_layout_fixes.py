@@ -262,3 +262,36 @@ def test_shown_declarations_leave_every_seat_its_room(server, chromium, seats) -
         problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
     assert problems == []
     context.close()
+
+
+HINT_JS = "() => { const h = document.querySelector('#trick .trick-hint'); return h && getComputedStyle(h).visibility; }"
+
+
+def test_the_next_leads_hint_waits_under_a_finished_trick(server, chromium) -> None:
+    # On a phone the hint ("Your lead") sat half under the finished trick's cards while that
+    # trick stayed on show; it now shows once the trick flies to its winner.
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    for _ in range(300):
+        state = wait_state(page)
+        if state == "turn:play" and page.evaluate(HINT_JS):
+            break
+        take_turn(page, state)
+    else:
+        pytest.fail("never this seat's lead")
+    # the trick before, if any, flies to its winner; then the hint shows
+    page.wait_for_function("() => !document.querySelector('#trick-done .slot')")
+    assert page.evaluate(HINT_JS) == "visible"
+    # a finished trick on show over the empty trick (as collectTrick lays it out)
+    page.evaluate(
+        """() => { const done = document.getElementById('trick-done');
+        const slot = document.createElement('div'); slot.className = 'slot pos-top';
+        done.replaceChildren(slot); }"""
+    )
+    assert page.evaluate(HINT_JS) == "hidden"
+    page.evaluate("() => document.getElementById('trick-done').classList.add('collect')")
+    assert page.evaluate(HINT_JS) == "visible"
+    ctx.close()
