@@ -8,20 +8,39 @@ so it can run in a worker process.  See docs/bots.md.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 LEVELS = ("easy", "medium", "hard")
-# The levels the arena may also field (docs/bots.md, "Levels"): ``hard-v2`` is the hard bot with
-# the exact solver of the whole card play in the middle of the deal, measured against hard before
-# it replaces it; ``hard-v1`` is the hard bot as it was before it read the taken card (the view's
-# ``taken``), kept as the reference of that change; ``hard-reads`` weighs its worlds by how well
-# the others' cards so far fit them.  Level -> whether the hard bot uses that solver.
-HARD_LEVELS = {"hard": False, "hard-v2": True, "hard-v1": False, "hard-reads": False}
-# Levels that weigh their worlds by the play so far (``hard.play_likelihood``).
-READS_PLAY = frozenset({"hard-reads"})
-# Levels that decide as if the view did not say which face-up card a seat took.
-BLIND_TO_TAKEN = frozenset({"hard-v1"})
-ARENA_LEVELS = (*LEVELS, "hard-v2", "hard-v1", "hard-reads")
+
+
+@dataclass(frozen=True, slots=True)
+class HardStyle:
+    """How a hard level differs from ``hard`` (docs/bots.md, "Levels").
+
+    ``exact_middle``: the exact solver of the whole card play values each world's cards in the
+    middle of the deal, not playouts.  ``reads_play``: worlds weigh by how well the others'
+    cards so far fit them (``hard.play_likelihood``).  ``blind_to_taken``: decide as if the
+    view did not say which face-up card a seat took.  ``bid_margin``: the bidding's margin
+    over the medium bid, per variant, where it differs from ``simbid.MARGIN``."""
+
+    exact_middle: bool = False
+    reads_play: bool = False
+    blind_to_taken: bool = False
+    bid_margin: tuple[tuple[str, float], ...] = ()
+
+
+# The levels the arena may also field besides ``LEVELS``, each measured against hard before it
+# may replace it: ``hard-v2`` with the exact middle game; ``hard-v1``, the hard bot as it was
+# before it read the taken card (the view's ``taken``), kept as the reference of that change;
+# ``hard-reads``, reading the play.
+HARD_LEVELS = {
+    "hard": HardStyle(),
+    "hard-v2": HardStyle(exact_middle=True),
+    "hard-v1": HardStyle(blind_to_taken=True),
+    "hard-reads": HardStyle(reads_play=True),
+}
+ARENA_LEVELS = (*LEVELS, *(lv for lv in HARD_LEVELS if lv not in LEVELS))
 
 
 def choose_action(
@@ -48,15 +67,10 @@ def choose_action(
     elif level in HARD_LEVELS:
         from .hard import choose as hard_choose
 
-        if level in BLIND_TO_TAKEN and view.get("taken"):
+        style = HARD_LEVELS[level]
+        if style.blind_to_taken and view.get("taken"):
             view = {**view, "taken": None}
-        action = hard_choose(
-            view,
-            rng,
-            budget_ms=budget_ms,
-            exact_middle=HARD_LEVELS[level],
-            reads_play=level in READS_PLAY,
-        )
+        action = hard_choose(view, rng, budget_ms=budget_ms, style=style)
         return _checked(action, legal)
     else:
         raise ValueError(f"unknown level {level!r}; one of {', '.join(ARENA_LEVELS)}")

@@ -25,7 +25,7 @@ from typing import Any
 from app.engine.cards import card_list
 from app.engine.scoring import CAPOT_BONUS
 
-from . import dds, medium
+from . import HardStyle, dds, medium
 from .bidding import bid_likelihood, discard, discard_scores
 from .common import (
     belote_points,
@@ -103,18 +103,19 @@ def choose(
     rng: random.Random,
     budget_ms: float | None = None,
     *,
-    exact_middle: bool = False,
-    reads_play: bool = False,
+    style: HardStyle = HardStyle(),
 ) -> dict[str, Any]:
-    """The hard bot's action. ``exact_middle``: the exact solver of the whole card play values
-    the cards in the middle of the deal (the arena's ``hard-v2``); without it, playouts until
-    the endgame.  ``reads_play``: worlds are weighted by how well the others' cards so far fit
-    them (:func:`play_likelihood`, the arena's ``hard-reads``)."""
+    """The hard bot's action, in the way of ``style`` (the level's differences from ``hard``:
+    the exact middle game of the arena's ``hard-v2``, the reading of the play of
+    ``hard-reads``, a bidding margin of its own)."""
+    margin = dict(style.bid_margin)
     return decide(
         read_view(view),
         rng,
-        card=lambda k, r: choose_card(k, r, make_budget(budget_ms), exact_middle, reads_play),
-        bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms)),
+        card=lambda k, r: choose_card(
+            k, r, make_budget(budget_ms), style.exact_middle, style.reads_play
+        ),
+        bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms), margin.get(k.variant)),
         discard=lambda k, r: choose_discard_hard(k, r, make_budget(budget_ms)),
     )
 

@@ -246,14 +246,17 @@ def _table(k: Knowledge, denom: str, taker: int) -> Table:
     )
 
 
-def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
+def hard_bid(
+    k: Knowledge, rng: random.Random, budget: Any, margin: float | None = None
+) -> dict[str, Any]:
     """Simulate the deal for each candidate contract and take the best expectation.
 
     Worlds are drawn consistent with the auction so far; in each, every candidate contract
     (this seat or its side as taker; the current contract for passing; the current
     contract doubled for a double) is played out by the rollout policy and scored exactly
     as the engine scores it.  The medium bid is kept unless a candidate beats it by a
-    margin, which keeps the noisy estimates from chasing ghosts.
+    margin (``margin``, by default the variant's ``MARGIN``), which keeps the noisy estimates
+    from chasing ghosts.
     """
     fallback = medium_bid(k, rng)
     scenarios = _scenarios(k, fallback)
@@ -265,7 +268,8 @@ def hard_bid(k: Knowledge, rng: random.Random, budget: Any) -> dict[str, Any]:
         return fallback
     # deviate from the medium bid only when the simulations say so with some confidence:
     # the paired difference must clear the margin by one standard error
-    margin = MARGIN.get(k.variant, 6.0)
+    if margin is None:
+        margin = MARGIN.get(k.variant, 6.0)
     best_i, best_score = fb_i, 0.0
     for i in range(len(scenarios)):
         if i == fb_i:
