@@ -104,6 +104,17 @@ static Entry *table_find(const TableObject *t, uint64_t key)
     }
 }
 
+/* Starts loading the slot of ``key`` into the cache. */
+static inline void table_prefetch(const TableObject *t, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&t->slots[slot_of(key, t->bits)]);
+#else
+    (void)t;
+    (void)key;
+#endif
+}
+
 /* Doubles the slots; 0, or -1 (and no change) when out of memory. */
 static int table_grow(TableObject *t)
 {
@@ -274,6 +285,7 @@ typedef struct {
     int reveal_of[32]; /* duel: played card -> the card it frees, or -1 */
     int owner_of[32];  /* duel: freed card -> its seat */
     uint32_t hands[4];
+    uint32_t win_over[32]; /* the cards beating each card led */
 
     /* the root: the seat to move, maybe in the middle of a trick */
     int leader, k, seat, bi, bc, tp, led, left, sweep0, rp0;
@@ -409,6 +421,52 @@ static inline int lead_order(const SearchObject *S, int c, uint32_t rem)
     return -S->points[c] - S->strength[c];
 }
 
+/* The fewest points of a card of ``m`` (0 when empty). */
+static inline int least_points(const SearchObject *S, uint32_t m)
+{
+    if (!m)
+        return 0;
+    int least = INF;
+    for (; m; m &= m - 1) {
+        int p = S->points[low_bit(m)];
+        if (p < least)
+            least = p;
+    }
+    return least;
+}
+
+/* The order of a lead with two players, from the follower's legal answers in ``opp``: cards
+ * that none of them beats first, by points, plain before trump, and the points the follower
+ * must give on them; then the others, low cards first, later the fewer points the follower's
+ * cheapest winner costs him, a card freeing a face-down card a little earlier. */
+static inline int lead_order_two(const SearchObject *S, int c, uint32_t opp)
+{
+    uint32_t legal = legal_mask_top(S, opp, c >> 3, c, 0);
+    uint32_t wins = legal & S->win_over[c];
+    if (!wins)
+        return 100 + S->points[c] - (((S->trump_mask >> c) & 1) ? 30 : 0) +
+               least_points(S, legal);
+    return -S->points[c] - S->strength[c] + least_points(S, wins) +
+           (((S->covers >> c) & 1) ? 5 : 0);
+}
+
+/* Whether ``c`` is one of the cards of ``hand`` that a lead tries (see ``suit_runs``). */
+static inline int is_kept(const SearchObject *S, uint32_t hand, uint32_t rem, int c)
+{
+    if (!((hand >> c) & 1))
+        return 0;
+    int s = c >> 3;
+    uint32_t m = hand & suit_mask(s);
+    if (!(m & (m - 1)))
+        return 1;
+    int kept[8];
+    int count = suit_runs(S, s, m, rem, kept);
+    for (int i = 0; i < count; i++)
+        if (kept[i] == c)
+            return 1;
+    return 0;
+}
+
 /* The last trick: every seat has one card left, so it is counted. */
 static int last_trick(const SearchObject *S, int leader, int sweep)
 {
@@ -432,6 +490,32 @@ static int last_trick(const SearchObject *S, int leader, int sweep)
     return gain;
 }
 
+/* Duel: turns up the face-down cards that the complete trick ``table`` frees, in their
+ * owners' hands; returns them as a mask (0 when the position has none). */
+static inline uint32_t free_cards(SearchObject *S, uint32_t table)
+{
+    uint32_t freed = 0;
+    if (S->plain)
+        return 0;
+    for (uint32_t m = table; m; m &= m - 1) {
+        int f = S->reveal_of[low_bit(m)];
+        if (f >= 0) {
+            S->hands[S->owner_of[f]] |= 1u << f;
+            freed |= 1u << f;
+        }
+    }
+    return freed;
+}
+
+/* Turns the cards of ``freed`` face down again. */
+static inline void cover_cards(SearchObject *S, uint32_t freed)
+{
+    for (; freed; freed &= freed - 1) {
+        int f = low_bit(freed);
+        S->hands[S->owner_of[f]] &= ~(1u << f);
+    }
+}
+
 /* The trick (the cards ``table``) is complete: score it, go on from its winner's lead. */
 static int finish(SearchObject *S, int leader, int bi, int tp, uint32_t table, uint32_t rem,
                   int left, int sweep, int rp, int alpha, int beta)
@@ -445,21 +529,9 @@ static int finish(SearchObject *S, int leader, int bi, int tp, uint32_t table, u
         return gain + (nsweep != BROKEN ? S->bonus[nsweep] : 0);
     }
     int gain = S->mx[w] ? tp * S->scale : -tp * S->scale;
-    if (S->plain)
-        return gain + lead(S, w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain);
-    int freed_seat[4], freed_card[4], freed = 0;
-    for (uint32_t m = table; m; m &= m - 1) {
-        int f = S->reveal_of[low_bit(m)];
-        if (f >= 0 && freed < 4) {
-            int o = S->owner_of[f];
-            S->hands[o] |= 1u << f;
-            freed_seat[freed] = o;
-            freed_card[freed++] = f;
-        }
-    }
+    uint32_t freed = free_cards(S, table);
     int v = gain + lead(S, w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain);
-    for (int i = 0; i < freed; i++)
-        S->hands[freed_seat[i]] &= ~(1u << freed_card[i]);
+    cover_cards(S, freed);
     return v;
 }
 
@@ -515,7 +587,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
     const uint8_t *wins = S->beats + bc * 32;
     int scale = S->scale;
     int best = mine ? -INF : INF;
-    if (k == n - 1 && S->plain && left == 2) {
+    if (k == n - 1 && left == 2) {
         /* the last card before the last trick, which is counted (as a node, the lead it is) */
         for (int i = 0; i < count; i++) {
             int c = cards[i];
@@ -525,7 +597,9 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
             int w = (leader + (wins[c] ? k : bi)) % n;
             int ntp = tp + S->points[c];
             int ns = sweep == BROKEN ? sweep : next_sweep(S, sweep, S->side_of[w], rem & ~b);
+            uint32_t freed = free_cards(S, table | b);
             int v = (S->mx[w] ? ntp * scale : -ntp * scale) + last_trick(S, w, ns);
+            cover_cards(S, freed);
             if (mine) {
                 if (v > best) {
                     best = v;
@@ -543,51 +617,58 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
         S->hands[seat] = hand;
         return best;
     }
-    if (k == n - 1 && S->plain && left > 1) {
+    if (k == n - 1 && left > 1) {
         /* the trick's last card: each card's outcome is a trick won and a lead */
         int ow[32], ons[32], og[32], ontp[32];
         uint32_t orest[32];
+        uint64_t okey[32];
         for (int i = 0; i < count; i++) {
             int c = cards[i];
             int w = (leader + (wins[c] ? k : bi)) % n;
             uint32_t rest = rem & ~(1u << c);
             int ns = sweep == BROKEN ? sweep : next_sweep(S, sweep, S->side_of[w], rest);
             int ntp = tp + S->points[c];
-            int g = S->mx[w] ? ntp * scale : -ntp * scale;
-            if (count > 1) {
-                /* enhanced transposition cutoff: a trick's end already known to refute */
-                uint64_t key = rest | (uint64_t)w << 32 | (uint64_t)ns << 34;
-                const Entry *e = table_find(S->tt, key);
+            ow[i] = w;
+            orest[i] = rest;
+            ons[i] = ns;
+            og[i] = S->mx[w] ? ntp * scale : -ntp * scale;
+            ontp[i] = ntp;
+            okey[i] = rest | (uint64_t)w << 32 | (uint64_t)ns << 34;
+            table_prefetch(S->tt, okey[i]);
+        }
+        if (count > 1) {
+            /* enhanced transposition cutoff: a trick's end already known to refute */
+            for (int i = 0; i < count; i++) {
+                const Entry *e = table_find(S->tt, okey[i]);
                 if (e) {
                     if (mine) {
-                        int v = e->lo + g;
+                        int v = e->lo + og[i];
                         if (v >= beta)
                             return v;
                     } else {
-                        int v = e->hi + g;
+                        int v = e->hi + og[i];
                         if (v <= alpha)
                             return v;
                     }
                 }
             }
-            ow[i] = w;
-            orest[i] = rest;
-            ons[i] = ns;
-            og[i] = g;
-            ontp[i] = ntp;
         }
         if (count == 1) {
             S->hands[seat] = hand & ~(1u << cards[0]);
+            uint32_t freed = free_cards(S, table | 1u << cards[0]);
             int v = og[0] + lead(S, ow[0], orest[0], left - 1, ons[0], rp - ontp[0],
                                  alpha - og[0], beta - og[0]);
+            cover_cards(S, freed);
             S->hands[seat] = hand;
             return v;
         }
         for (int i = 0; i < count; i++) {
             int g = og[i];
             S->hands[seat] = hand & ~(1u << cards[i]);
+            uint32_t freed = free_cards(S, table | 1u << cards[i]);
             int v = g + lead(S, ow[i], orest[i], left - 1, ons[i], rp - ontp[i], alpha - g,
                              beta - g);
+            cover_cards(S, freed);
             if (mine) {
                 if (v > best) {
                     best = v;
@@ -695,66 +776,81 @@ static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, 
     int a0 = alpha, b0 = beta;
     int mine = S->mx[leader];
     uint32_t hand = S->hands[leader];
-    /* the kept cards of each suit, each as (its lead order + 64) * 32 + card, sorted down */
-    int cards[32], enc[32];
-    int count = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t m = hand & suit_mask(s);
-        if (!m)
-            continue;
-        int base = count;
-        if (!(m & (m - 1)))
-            cards[count++] = low_bit(m);
-        else
-            count += suit_runs(S, s, m, rem, cards + count);
-        for (int i = base; i < count; i++)
-            enc[i] = (lead_order(S, cards[i], rem) + 64) * 32 + cards[i];
-    }
-    if (!count)
-        fail_with(S, PyExc_ValueError, "a seat has no card to lead");
-    for (int i = 1; i < count; i++) {
-        int x = enc[i], j = i;
-        while (j > 0 && enc[j - 1] < x) {
-            enc[j] = enc[j - 1];
-            j--;
+    int best = mine ? -INF : INF;
+    int best_c = -1;
+    /* the table's best card first, searched before the others are ordered (often it is
+     * enough) */
+    int tried = -1;
+    if (first >= 0 && is_kept(S, hand, rem, first)) {
+        tried = first;
+        uint32_t b = 1u << first;
+        S->hands[leader] = hand & ~b;
+        best = follow(S, 1, leader, first >> 3, 0, first, S->points[first], b, rem & ~b, left,
+                      sweep, rp, alpha, beta);
+        best_c = first;
+        if (mine) {
+            if (best > alpha)
+                alpha = best;
+        } else if (best < beta) {
+            beta = best;
         }
-        enc[j] = x;
     }
-    for (int i = 0; i < count; i++)
-        cards[i] = enc[i] & 31;
-    if (count > 1 && first >= 0 && first != cards[0]) {
-        /* the table's best card first */
-        for (int i = 1; i < count; i++) {
-            if (cards[i] == first) {
-                memmove(cards + 1, cards, (size_t)i * sizeof(int));
-                cards[0] = first;
-                break;
+    if (alpha < beta) {
+        /* the kept cards of each suit, each as (its lead order + 64) * 32 + card, sorted
+         * down */
+        int two = S->n == 2;
+        uint32_t opp = two ? S->hands[1 - leader] : 0;
+        int cards[32], enc[32];
+        int count = 0;
+        for (int s = 0; s < 4; s++) {
+            uint32_t m = hand & suit_mask(s);
+            if (!m)
+                continue;
+            int base = count;
+            if (!(m & (m - 1)))
+                cards[count++] = low_bit(m);
+            else
+                count += suit_runs(S, s, m, rem, cards + count);
+            for (int i = base; i < count; i++) {
+                int c = cards[i];
+                int order = two ? lead_order_two(S, c, opp) : lead_order(S, c, rem);
+                enc[i] = (order + 64) * 32 + c;
             }
         }
-    }
-    int best = mine ? -INF : INF;
-    int best_c = cards[0];
-    for (int i = 0; i < count; i++) {
-        int c = cards[i];
-        uint32_t b = 1u << c;
-        S->hands[leader] = hand & ~b;
-        int v = follow(S, 1, leader, c >> 3, 0, c, S->points[c], b, rem & ~b, left, sweep, rp,
-                       alpha, beta);
-        if (mine) {
-            if (v > best) {
+        if (!count)
+            fail_with(S, PyExc_ValueError, "a seat has no card to lead");
+        for (int i = 1; i < count; i++) {
+            int x = enc[i], j = i;
+            while (j > 0 && enc[j - 1] < x) {
+                enc[j] = enc[j - 1];
+                j--;
+            }
+            enc[j] = x;
+        }
+        for (int i = 0; i < count; i++) {
+            int c = enc[i] & 31;
+            if (c == tried)
+                continue;
+            uint32_t b = 1u << c;
+            S->hands[leader] = hand & ~b;
+            int v = follow(S, 1, leader, c >> 3, 0, c, S->points[c], b, rem & ~b, left, sweep,
+                           rp, alpha, beta);
+            if (mine) {
+                if (v > best) {
+                    best = v;
+                    best_c = c;
+                    if (v > alpha)
+                        alpha = v;
+                }
+            } else if (v < best) {
                 best = v;
                 best_c = c;
-                if (v > alpha)
-                    alpha = v;
+                if (v < beta)
+                    beta = v;
             }
-        } else if (v < best) {
-            best = v;
-            best_c = c;
-            if (v < beta)
-                beta = v;
+            if (alpha >= beta)
+                break;
         }
-        if (alpha >= beta)
-            break;
     }
     S->hands[leader] = hand;
     if (best <= a0)
@@ -962,6 +1058,12 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     memcpy(S->beats, beats.buf, 1024);
     for (int i = 0; i < 1024; i++)
         S->beats[i] = S->beats[i] != 0;
+    for (int c = 0; c < 32; c++) {
+        S->win_over[c] = 0;
+        for (int x = 0; x < 32; x++)
+            if (S->beats[c * 32 + x])
+                S->win_over[c] |= 1u << x;
+    }
     S->trump_mask = trump < 4 ? suit_mask(trump) : 0;
     S->tshift = S->trump_mask ? 8 * trump : 0;
 

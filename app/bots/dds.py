@@ -26,12 +26,14 @@ How it is fast:
   past the bound the last one returned (the value is often that bound), stepping twice as
   far while the value lies further the same way, and halving the interval once the value
   is bracketed;
-* moves ordered (the table's best card first, then masters and cheap winners), a trick's
-  last card looking its outcomes up in the table first, and cheap bounds at each trick: the
-  points still out; a capot only while it is possible (not once another side holds the best
-  trump still out); in a suit contract, the trumps from the best one out that one party
-  holds, which each take a trick, so that party has at least their points and the other
-  party no capot;
+* moves ordered (the table's best card first, then masters and cheap winners; with two
+  players the leads by the follower's answers, the cards none of them beats first), a
+  trick's last card looking its outcomes up in the table first (in the duel too: the table
+  is keyed on the cards still out, which tell the face-down cards turned up), and cheap
+  bounds at each trick: the points still out; a capot only while it is possible (not once
+  another side holds the best trump still out); in a suit contract, the trumps from the
+  best one out that one party holds, which each take a trick, so that party has at least
+  their points and the other party no capot;
 * the last trick is counted, not searched, from the last card of the trick before it.
 
 Legality is the engine's own (``app.engine.play.legal_mask_top`` and ``BEATS``), so the
@@ -371,6 +373,23 @@ def solve(
 
         plain = not reveal  # no card to free at a trick's end
 
+        def free_cards(table: int) -> list[tuple[int, int]]:
+            """Duel: turns up the face-down cards that the complete trick ``table`` frees, in
+            their owners' hands; returns them as (seat, card)."""
+            freed: list[tuple[int, int]] = []
+            for c in card_list(table):
+                f = reveal.get(c)
+                if f is not None:
+                    o = owner[f]
+                    hands[o] |= 1 << f
+                    freed.append((o, f))
+            return freed
+
+        def cover_cards(freed: list[tuple[int, int]]) -> None:
+            """Turns the cards of ``freed`` face down again."""
+            for o, f in freed:
+                hands[o] &= ~(1 << f)
+
         def next_sweep(sweep: int, ws: int, rem: int) -> int:
             """The sweep code once side ``ws`` has won a trick, ``rem`` still out."""
             if sweep == 0:
@@ -465,15 +484,16 @@ def solve(
             a0, b0 = alpha, beta
             mine = mx[leader]
             hand = hands[leader]
+            opp = hands[1 - leader] if two else 0
             # the kept cards of each suit, each with its order key (see ``lead_suit``)
             enc: list[int] = []
             for sh in (0, 8, 16, 24):
                 m = (hand >> sh) & 255
                 if m:
-                    lk = ((rem >> sh) & 255) << 8 | m | sh << 13
+                    lk = ((rem >> sh) & 255) << 8 | m | sh << 13 | opp << 18
                     kept = lead_sorted.get(lk)
                     if kept is None:
-                        kept = lead_suit(sh >> 3, m, rem, lk)
+                        kept = lead_suit(sh >> 3, m, rem, opp, lk)
                     enc.extend(kept)
             if len(enc) > 1:
                 enc.sort(reverse=True)
@@ -518,13 +538,37 @@ def solve(
                 return 100 + points[c] + (30 if (trump_mask >> c) & 1 else 0)
             return -points[c] - strength[c]
 
-        # (cards out in the suit, the hand's cards in it, suit) -> the kept cards, each as
-        # (its lead order + 64) * 32 + card, so that plain integer sorts order a lead
+        two = n == 2
+        # the cards beating each card led
+        win_over = [sum(1 << x for x in range(32) if beats[c * 32 + x]) for c in range(32)]
+
+        def least_points(m: int) -> int:
+            """The fewest points of a card of ``m`` (0 when empty)."""
+            return min((points[x] for x in card_list(m)), default=0)
+
+        def lead_order_two(c: int, opp: int) -> int:
+            # two players, from the follower's legal answers in ``opp``: cards that none of
+            # them beats first, by points, plain before trump, and the points the follower must
+            # give on them; then the others, low cards first, later the fewer points the
+            # follower's cheapest winner costs him, a card freeing a face-down card a little
+            # earlier
+            legal = legal_mask_top(opp, c >> 3, c, trump, False, flags)
+            wins = legal & win_over[c]
+            if not wins:
+                return 100 + points[c] - (30 if (trump_mask >> c) & 1 else 0) + least_points(legal)
+            return -points[c] - strength[c] + least_points(wins) + (5 if covers >> c & 1 else 0)
+
+        # (cards out in the suit, the hand's cards in it, suit, with two players the
+        # follower's hand) -> the kept cards, each as (its lead order + 64) * 32 + card, so
+        # that plain integer sorts order a lead
         lead_sorted: dict[int, tuple[int, ...]] = {}
 
-        def lead_suit(s: int, m: int, rem: int, lk: int) -> tuple[int, ...]:
+        def lead_suit(s: int, m: int, rem: int, opp: int, lk: int) -> tuple[int, ...]:
             kept = distinct(m << (8 * s), rem)
-            enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
+            if two:
+                enc = tuple((lead_order_two(c, opp) + 64) * 32 + c for c in kept)
+            else:
+                enc = tuple((lead_order(c, rem) + 64) * 32 + c for c in kept)
             lead_sorted[lk] = enc
             return enc
 
@@ -600,7 +644,7 @@ def solve(
                     cards = kept
             base = bc * 32
             best = -INF if mine else INF
-            if k == n - 1 and plain and left == 2:
+            if k == n - 1 and left == 2:
                 # the last card before the last trick, which is counted (as a node, the lead
                 # it is)
                 for c in cards:
@@ -610,7 +654,10 @@ def solve(
                     w = (leader + (k if beats[base + c] else bi)) % n
                     ntp = tp + points[c]
                     ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rem & ~b)
+                    freed = None if plain else free_cards(table | b)
                     v = (ntp * scale if mx[w] else -ntp * scale) + last_trick(w, ns)
+                    if freed:
+                        cover_cards(freed)
                     if mine:
                         if v > best:
                             best = v
@@ -624,7 +671,7 @@ def solve(
                         break
                 hands[seat] = hand
                 return best
-            if k == n - 1 and plain and left > 1:
+            if k == n - 1 and left > 1:
                 # the trick's last card: each card's outcome is a trick won and a lead
                 if len(cards) > 1:
                     # enhanced transposition cutoff: a trick's end already known to refute
@@ -654,12 +701,18 @@ def solve(
                     ntp = tp + points[c]
                     g = ntp * scale if mx[w] else -ntp * scale
                     hands[seat] = hand & ~(1 << c)
+                    freed = None if plain else free_cards(table | 1 << c)
                     v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                    if freed:
+                        cover_cards(freed)
                     hands[seat] = hand
                     return v
                 for c, w, rest, ns, g, ntp in outs:
                     hands[seat] = hand & ~(1 << c)
+                    freed = None if plain else free_cards(table | 1 << c)
                     v = g + lead(w, rest, left - 1, ns, rp - ntp, alpha - g, beta - g)
+                    if freed:
+                        cover_cards(freed)
                     if mine:
                         if v > best:
                             best = v
@@ -763,18 +816,11 @@ def solve(
                 gain = tp * scale if mx[w] else -tp * scale
                 return gain + (bonus[nsweep] if nsweep != _BROKEN else 0)
             gain = tp * scale if mx[w] else -tp * scale
-            if not reveal:
+            if plain:
                 return gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
-            freed: list[tuple[int, int]] = []
-            for c in card_list(table):
-                f = reveal.get(c)
-                if f is not None:
-                    o = owner[f]
-                    hands[o] |= 1 << f
-                    freed.append((o, f))
+            freed = free_cards(table)
             v = gain + lead(w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain)
-            for o, f in freed:
-                hands[o] &= ~(1 << f)
+            cover_cards(freed)
             return v
 
         def last_trick(leader: int, sweep: int) -> int:
