@@ -33,12 +33,14 @@ class HardStyle:
 # The levels the arena may also field besides ``LEVELS``, each measured against hard before it
 # may replace it: ``hard-v2`` with the exact middle game; ``hard-v1``, the hard bot as it was
 # before it read the taken card (the view's ``taken``), kept as the reference of that change;
-# ``hard-reads``, reading the play.
+# ``hard-reads``, reading the play; ``hard-bid0``, leaving the medium bid in classic and coinche
+# whenever the simulations favour another action by one standard error.
 HARD_LEVELS = {
     "hard": HardStyle(),
     "hard-v2": HardStyle(exact_middle=True),
     "hard-v1": HardStyle(blind_to_taken=True),
     "hard-reads": HardStyle(reads_play=True),
+    "hard-bid0": HardStyle(bid_margin=(("classic", 0.0), ("coinche", 0.0))),
 }
 ARENA_LEVELS = (*LEVELS, *(lv for lv in HARD_LEVELS if lv not in LEVELS))
 

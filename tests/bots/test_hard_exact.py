@@ -235,3 +235,61 @@ def test_hard_reads_plays_legal_cards_the_same_from_the_same_seed() -> None:
         if seen == 6:
             break
     assert seen == 6
+
+
+def test_hard_bid0_bids_with_no_margin_in_classic_and_coinche(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The arena's hard-bid0 leaves the medium bid whenever the simulations favour another
+    # action by one standard error: the margin its bidding gets is 0 in classic and coinche,
+    # the variant's own elsewhere (None).
+    from app.bots import hard, simbid
+
+    seen: dict[tuple[str, str], float | None] = {}
+
+    def spy(k, rng, budget, margin=None):  # type: ignore[no-untyped-def]
+        seen[(level, k.variant)] = margin
+        return simbid.hard_bid(k, rng, budget, margin)
+
+    monkeypatch.setattr(hard, "hard_bid", spy)
+    for variant in ("classic", "coinche", "bela"):
+        for level in ("hard", "hard-bid0"):
+            state = next(
+                s
+                for s in states(variant, 4, 36, random_chooser)
+                if s.phase is Phase.BIDDING and len(seat_view(s, s.to_act)["legal"]) > 1
+            )
+            view = seat_view(state, state.to_act)
+            assert choose_action(view, level, random.Random(1), budget_ms=20) in view["legal"]
+    assert seen == {
+        ("hard", "classic"): None,
+        ("hard-bid0", "classic"): 0.0,
+        ("hard", "coinche"): None,
+        ("hard-bid0", "coinche"): 0.0,
+        ("hard", "bela"): None,
+        ("hard-bid0", "bela"): None,
+    }
+
+
+def test_the_bidding_margin_decides_when_the_medium_bid_is_left() -> None:
+    # A margin far below zero lets the simulations' best other action replace the medium bid
+    # everywhere; with the variant's margin the medium bid mostly stands.
+    from app.bots.hard import make_budget
+    from app.bots.knowledge import read_view
+    from app.bots.simbid import hard_bid
+
+    differ = 0
+    for state in itertools.islice(states("classic", 4, 37, random_chooser), 0, 4000):
+        if state.phase is not Phase.BIDDING:
+            continue
+        view = seat_view(state, state.to_act)
+        if len(view["legal"]) < 2:
+            continue
+        k = read_view(view)
+        default = hard_bid(k, random.Random(3), make_budget(30))
+        eager = hard_bid(k, random.Random(3), make_budget(30), margin=-1000.0)
+        assert default in view["legal"] and eager in view["legal"]
+        differ += default != eager
+        if differ >= 3:
+            break
+    assert differ >= 3
