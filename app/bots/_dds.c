@@ -15,6 +15,10 @@
  * ``rem | leader << 32 | sweep << 34`` that never loses an entry (it grows when two thirds
  * full), so that it behaves as the Python dict does.  It outlives a Search: one table may serve
  * every solve of positions of one deal.
+ *
+ * Nothing is computed twice that need not be: a lead takes the entry its parent's look-ups
+ * found, equivalent cards come from per-suit tables in rank order, the follower's answers to
+ * a lead are worked out once per suit.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -65,24 +69,28 @@ static inline uint32_t suit_mask(int s) { return 0xFFu << (8 * s); }
 
 /* ------------------------------------------------------------------ the table */
 
-/* An entry: ``tag`` is the key (bits 0-36), the best card + 1 (bits 40-45) and bit 63 set
- * (an empty slot has tag 0); ``lo``/``hi`` bound the value still to come. */
-typedef struct {
-    uint64_t tag;
-    int32_t lo;
-    int32_t hi;
-} Entry;
+/* An entry is one 64-bit word, ``tag``: the key (bits 0-36), the best card + 1 (bits 37-42),
+ * bit 63 set (an empty slot is 0), and the bounds ``lo``/``hi`` of the value still to come as
+ * 10-bit signed numbers (bits 43-52 and 53-62).  Values past those 10 bits (a card-point
+ * scale or points no variant has) turn the table *wide*: two words an entry, the bounds as two
+ * 32-bit numbers in the second one.  Eight entries to a cache line keep the table small
+ * enough to stay in the caches. */
+typedef uint64_t Entry;
 
 #define TAG_USED ((uint64_t)1 << 63)
-#define TAG_KEY (((uint64_t)1 << 40) - 1)
-#define FIRST_SHIFT 40
+#define TAG_KEY (((uint64_t)1 << 37) - 1)
+#define FIRST_SHIFT 37
+#define NARROW_MAX 511 /* the largest |bound| an entry of one word holds */
 #define MIN_BITS 12
+#define LARGE_BITS 17 /* the slots of an empty table for LARGE_LEFT tricks or more */
+#define LARGE_LEFT 8
 
 typedef struct {
     PyObject_HEAD
     Entry *slots;
     size_t count;
     int bits; /* 1 << bits slots */
+    int wide; /* 0: one word an entry, 1: two */
 } TableObject;
 
 static inline size_t slot_of(uint64_t key, int bits)
@@ -90,15 +98,28 @@ static inline size_t slot_of(uint64_t key, int bits)
     return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
 }
 
+static inline int entry_lo(const TableObject *t, const Entry *e)
+{
+    return t->wide ? (int)(int32_t)(uint32_t)e[1] : (int)((int64_t)(e[0] << 11) >> 54);
+}
+
+static inline int entry_hi(const TableObject *t, const Entry *e)
+{
+    return t->wide ? (int)(int32_t)(uint32_t)(e[1] >> 32) : (int)((int64_t)(e[0] << 1) >> 54);
+}
+
+static inline int entry_first(const Entry *e) { return (int)((e[0] >> FIRST_SHIFT) & 63) - 1; }
+
 static Entry *table_find(const TableObject *t, uint64_t key)
 {
     size_t mask = ((size_t)1 << t->bits) - 1;
     size_t i = slot_of(key, t->bits);
+    int wide = t->wide;
     for (;;) {
-        Entry *e = &t->slots[i];
-        if (!e->tag)
+        Entry *e = &t->slots[i << wide];
+        if (!e[0])
             return NULL;
-        if ((e->tag & TAG_KEY) == key)
+        if ((e[0] & TAG_KEY) == key)
             return e;
         i = (i + 1) & mask;
     }
@@ -108,61 +129,77 @@ static Entry *table_find(const TableObject *t, uint64_t key)
 static inline void table_prefetch(const TableObject *t, uint64_t key)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(&t->slots[slot_of(key, t->bits)]);
+    __builtin_prefetch(&t->slots[slot_of(key, t->bits) << t->wide]);
 #else
     (void)t;
     (void)key;
 #endif
 }
 
-/* Doubles the slots; 0, or -1 (and no change) when out of memory. */
-static int table_grow(TableObject *t)
+/* Moves the entries into 1 << ``bits`` slots, two words an entry if ``wide``; 0, or -1 (and
+ * no change) when out of memory. */
+static int table_rehash(TableObject *t, int bits, int wide)
 {
-    int bits = t->bits + 1;
     if (bits > 40)
         return -1;
     size_t size = (size_t)1 << bits;
-    Entry *slots = calloc(size, sizeof(Entry));
+    Entry *slots = calloc(size << wide, sizeof(Entry));
     if (!slots)
         return -1;
     size_t mask = size - 1;
     size_t old = (size_t)1 << t->bits;
     for (size_t j = 0; j < old; j++) {
-        Entry *e = &t->slots[j];
-        if (!e->tag)
+        const Entry *e = &t->slots[j << t->wide];
+        if (!e[0])
             continue;
-        size_t i = slot_of(e->tag & TAG_KEY, bits);
-        while (slots[i].tag)
+        size_t i = slot_of(e[0] & TAG_KEY, bits);
+        while (slots[i << wide])
             i = (i + 1) & mask;
-        slots[i] = *e;
+        Entry *d = &slots[i << wide];
+        if (wide) {
+            d[0] = e[0] & (TAG_USED | TAG_KEY | (uint64_t)63 << FIRST_SHIFT);
+            d[1] = (uint32_t)entry_lo(t, e) | (uint64_t)(uint32_t)entry_hi(t, e) << 32;
+        } else {
+            d[0] = e[0];
+        }
     }
     free(t->slots);
     t->slots = slots;
     t->bits = bits;
+    t->wide = wide;
     return 0;
 }
+
+/* The entry of a key still to look up (see lead()). */
+static const Entry LOOK_ENTRY[2];
+#define LOOK (LOOK_ENTRY)
 
 /* Sets the entry of ``key`` (new or replaced); 0, or -1 when out of memory. */
 static int table_store(TableObject *t, uint64_t key, int lo, int hi, int first)
 {
-    if ((t->count + 1) * 3 > ((size_t)2 << t->bits) && table_grow(t) < 0)
+    if ((t->count + 1) * 3 > ((size_t)2 << t->bits) && table_rehash(t, t->bits + 1, t->wide) < 0)
         return -1;
     size_t mask = ((size_t)1 << t->bits) - 1;
     size_t i = slot_of(key, t->bits);
+    int wide = t->wide;
     for (;;) {
-        Entry *e = &t->slots[i];
-        if (!e->tag) {
+        Entry *e = &t->slots[i << wide];
+        if (!e[0]) {
             t->count++;
             break;
         }
-        if ((e->tag & TAG_KEY) == key)
+        if ((e[0] & TAG_KEY) == key)
             break;
         i = (i + 1) & mask;
     }
-    Entry *e = &t->slots[i];
-    e->tag = key | (uint64_t)(first + 1) << FIRST_SHIFT | TAG_USED;
-    e->lo = lo;
-    e->hi = hi;
+    Entry *e = &t->slots[i << wide];
+    uint64_t tag = key | (uint64_t)(first + 1) << FIRST_SHIFT | TAG_USED;
+    if (wide) {
+        e[0] = tag;
+        e[1] = (uint32_t)lo | (uint64_t)(uint32_t)hi << 32;
+    } else {
+        e[0] = tag | (uint64_t)(lo & 1023) << 43 | (uint64_t)(hi & 1023) << 53;
+    }
     return 0;
 }
 
@@ -177,6 +214,7 @@ static int table_reset(TableObject *t)
     t->slots = slots;
     t->bits = MIN_BITS;
     t->count = 0;
+    t->wide = 0;
     return 0;
 }
 
@@ -222,8 +260,7 @@ static PyObject *Table_get(TableObject *self, PyObject *arg)
     Entry *e = table_find(self, (uint64_t)key);
     if (!e)
         Py_RETURN_NONE;
-    int first = (int)((e->tag >> FIRST_SHIFT) & 63) - 1;
-    return Py_BuildValue("(iii)", (int)e->lo, (int)e->hi, first);
+    return Py_BuildValue("(iii)", entry_lo(self, e), entry_hi(self, e), entry_first(e));
 }
 
 static PyMethodDef Table_methods[] = {
@@ -267,7 +304,6 @@ typedef struct {
     int partner_rule;   /* flags.partner_exception, as legal_mask_top reads it */
     int overtake_plain; /* flags.overtake_plain */
     int must_undertrump;
-    int plain; /* no face-down card to free at a trick's end */
     uint32_t trump_mask;
     int tshift;
     uint8_t beats[1024]; /* beats[top * 32 + card] */
@@ -277,11 +313,15 @@ typedef struct {
     int desc[4][8]; /* every suit's cards, strongest first */
     int over_led[4];
     int mx[4], side_of[4];
+    int seat_at[8]; /* seat_at[i] = i % n, the seat ``i`` places after seat 0 */
     int bonus[8];
     int side_card[32];
     int top_trump[256];
     int sure_trumps[256];
     uint32_t covers;
+    uint8_t rank_bits[4][256]; /* a suit's byte of a card mask -> bit i for its desc[s][i] */
+    uint8_t same[4][8];        /* bit i of same[s][j]: desc[s][i] and desc[s][j] equivalent */
+    int16_t least[4][256];     /* the fewest points of a suit's byte of cards (0 when empty) */
     int reveal_of[32]; /* duel: played card -> the card it frees, or -1 */
     int owner_of[32];  /* duel: freed card -> its seat */
     uint32_t hands[4];
@@ -299,7 +339,7 @@ static void fail_with(SearchObject *S, PyObject *type, const char *message)
 }
 
 static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, int rp, int alpha,
-                int beta);
+                int beta, const Entry *hint);
 
 /* The sweep code once side ``ws`` has won a trick, ``rem`` still out. */
 static inline int next_sweep(const SearchObject *S, int sweep, int ws, uint32_t rem)
@@ -320,22 +360,24 @@ static inline int next_sweep(const SearchObject *S, int sweep, int ws, uint32_t 
 }
 
 /* One suit's cards of ``m`` but those equivalent to a stronger one kept (same points, no card
- * of ``out`` between them; a card freeing a face-down card is like no other). */
-static int suit_runs(const SearchObject *S, int s, uint32_t m, uint32_t out, int *keep)
+ * of ``out`` between them; a card freeing a face-down card is like no other), strongest
+ * first.  In rank order (``rank_bits``), a card is left out when the nearest stronger card of
+ * ``m`` or ``out`` is one of ``m`` equivalent to it (``same``). */
+static inline int suit_runs(const SearchObject *S, int s, uint32_t m, uint32_t out, int *keep)
 {
+    int sh = 8 * s;
+    uint32_t mine = S->rank_bits[s][(m >> sh) & 255];
+    uint32_t any = mine | S->rank_bits[s][(out >> sh) & 255];
     int count = 0;
-    int run = -1;
-    for (int i = 0; i < 8; i++) {
-        int c = S->desc[s][i];
-        uint32_t b = 1u << c;
-        if (m & b) {
-            if (run == S->points[c] && !(S->covers & b))
+    for (uint32_t x = mine; x; x &= x - 1) {
+        int i = low_bit(x);
+        uint32_t above = any & ((1u << i) - 1);
+        if (above) {
+            int j = high_bit(above);
+            if (((mine >> j) & 1) && ((S->same[s][j] >> i) & 1))
                 continue;
-            keep[count++] = c;
-            run = (S->covers & b) ? -1 : S->points[c];
-        } else if (out & b) {
-            run = -1;
         }
+        keep[count++] = S->desc[s][i];
     }
     return count;
 }
@@ -426,22 +468,40 @@ static inline int least_points(const SearchObject *S, uint32_t m)
 {
     if (!m)
         return 0;
+    int s0 = low_bit(m) >> 3;
+    if (!(m & ~suit_mask(s0)))
+        return S->least[s0][(m >> (8 * s0)) & 255];
     int least = INF;
-    for (; m; m &= m - 1) {
-        int p = S->points[low_bit(m)];
-        if (p < least)
-            least = p;
+    for (int s = 0; s < 4; s++) {
+        uint32_t b = (m >> (8 * s)) & 255;
+        if (b && S->least[s][b] < least)
+            least = S->least[s][b];
     }
     return least;
 }
 
-/* The order of a lead with two players, from the follower's legal answers in ``opp``: cards
+/* The follower's legal answers (of ``opp``) to a lead of ``c`` with two players, as
+ * legal_mask_top gives them; ``void_legal`` are his answers when he has no card of the suit. */
+static inline uint32_t answers(const SearchObject *S, uint32_t opp, int c, uint32_t void_legal)
+{
+    int s = c >> 3;
+    uint32_t follow = opp & suit_mask(s);
+    if (!follow)
+        return void_legal;
+    if (S->over_led[s]) {
+        uint32_t up = follow & S->above[c];
+        if (up)
+            return up;
+    }
+    return follow;
+}
+
+/* The order of a lead with two players, from the follower's legal answers ``legal``: cards
  * that none of them beats first, by points, plain before trump, and the points the follower
  * must give on them; then the others, low cards first, later the fewer points the follower's
  * cheapest winner costs him, a card freeing a face-down card a little earlier. */
-static inline int lead_order_two(const SearchObject *S, int c, uint32_t opp)
+static inline int lead_order_two(const SearchObject *S, int c, uint32_t legal)
 {
-    uint32_t legal = legal_mask_top(S, opp, c >> 3, c, 0);
     uint32_t wins = legal & S->win_over[c];
     if (!wins)
         return 100 + S->points[c] - (((S->trump_mask >> c) & 1) ? 30 : 0) +
@@ -450,30 +510,13 @@ static inline int lead_order_two(const SearchObject *S, int c, uint32_t opp)
            (((S->covers >> c) & 1) ? 5 : 0);
 }
 
-/* Whether ``c`` is one of the cards of ``hand`` that a lead tries (see ``suit_runs``). */
-static inline int is_kept(const SearchObject *S, uint32_t hand, uint32_t rem, int c)
-{
-    if (!((hand >> c) & 1))
-        return 0;
-    int s = c >> 3;
-    uint32_t m = hand & suit_mask(s);
-    if (!(m & (m - 1)))
-        return 1;
-    int kept[8];
-    int count = suit_runs(S, s, m, rem, kept);
-    for (int i = 0; i < count; i++)
-        if (kept[i] == c)
-            return 1;
-    return 0;
-}
-
 /* The last trick: every seat has one card left, so it is counted. */
 static int last_trick(const SearchObject *S, int leader, int sweep)
 {
     int n = S->n;
     int bc = -1, wi = 0, tp = 10;
     for (int i = 0; i < n; i++) {
-        uint32_t h = S->hands[(leader + i) % n];
+        uint32_t h = S->hands[S->seat_at[leader + i]];
         int c = h ? high_bit(h) : -1;
         /* an empty hand (no valid position has one) indexes as Python's c = -1 would */
         tp += S->points[c & 31];
@@ -482,7 +525,7 @@ static int last_trick(const SearchObject *S, int leader, int sweep)
             wi = i;
         }
     }
-    int w = (leader + wi) % n;
+    int w = S->seat_at[leader + wi];
     int gain = S->mx[w] ? tp * S->scale : -tp * S->scale;
     int ws = S->side_of[w];
     if (sweep == 0 || sweep == 1 + ws)
@@ -495,9 +538,7 @@ static int last_trick(const SearchObject *S, int leader, int sweep)
 static inline uint32_t free_cards(SearchObject *S, uint32_t table)
 {
     uint32_t freed = 0;
-    if (S->plain)
-        return 0;
-    for (uint32_t m = table; m; m &= m - 1) {
+    for (uint32_t m = table & S->covers; m; m &= m - 1) {
         int f = S->reveal_of[low_bit(m)];
         if (f >= 0) {
             S->hands[S->owner_of[f]] |= 1u << f;
@@ -520,7 +561,7 @@ static inline void cover_cards(SearchObject *S, uint32_t freed)
 static int finish(SearchObject *S, int leader, int bi, int tp, uint32_t table, uint32_t rem,
                   int left, int sweep, int rp, int alpha, int beta)
 {
-    int w = (leader + bi) % S->n;
+    int w = S->seat_at[leader + bi];
     int ws = S->side_of[w];
     int nsweep = sweep == BROKEN ? sweep : next_sweep(S, sweep, ws, rem);
     if (left == 1) { /* the last trick, reached in the middle of it */
@@ -530,7 +571,7 @@ static int finish(SearchObject *S, int leader, int bi, int tp, uint32_t table, u
     }
     int gain = S->mx[w] ? tp * S->scale : -tp * S->scale;
     uint32_t freed = free_cards(S, table);
-    int v = gain + lead(S, w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain);
+    int v = gain + lead(S, w, rem, left - 1, nsweep, rp - tp, alpha - gain, beta - gain, LOOK);
     cover_cards(S, freed);
     return v;
 }
@@ -542,7 +583,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
 {
     S->nodes++;
     int n = S->n;
-    int seat = (leader + k) % n;
+    int seat = S->seat_at[leader + k];
     uint32_t hand = S->hands[seat];
     int mine = S->mx[seat];
     uint32_t legal = hand & suit_mask(led);
@@ -567,7 +608,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
         count = distinct(S, legal, rem | table, cards);
         if (count > 1) {
             /* a stable sort by descending order key: equal keys keep the suit order */
-            int ours = S->mx[(leader + bi) % n] == mine;
+            int ours = S->mx[S->seat_at[leader + bi]] == mine;
             int keys[32];
             const uint8_t *wins = S->beats + bc * 32;
             for (int i = 0; i < count; i++)
@@ -594,7 +635,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
             S->nodes++;
             uint32_t b = 1u << c;
             S->hands[seat] = hand & ~b;
-            int w = (leader + (wins[c] ? k : bi)) % n;
+            int w = S->seat_at[leader + (wins[c] ? k : bi)];
             int ntp = tp + S->points[c];
             int ns = sweep == BROKEN ? sweep : next_sweep(S, sweep, S->side_of[w], rem & ~b);
             uint32_t freed = free_cards(S, table | b);
@@ -624,7 +665,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
         uint64_t okey[32];
         for (int i = 0; i < count; i++) {
             int c = cards[i];
-            int w = (leader + (wins[c] ? k : bi)) % n;
+            int w = S->seat_at[leader + (wins[c] ? k : bi)];
             uint32_t rest = rem & ~(1u << c);
             int ns = sweep == BROKEN ? sweep : next_sweep(S, sweep, S->side_of[w], rest);
             int ntp = tp + S->points[c];
@@ -636,17 +677,21 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
             okey[i] = rest | (uint64_t)w << 32 | (uint64_t)ns << 34;
             table_prefetch(S->tt, okey[i]);
         }
+        const Entry *found[32];
+        size_t count0 = S->tt->count;
+        int bits0 = S->tt->bits;
         if (count > 1) {
             /* enhanced transposition cutoff: a trick's end already known to refute */
             for (int i = 0; i < count; i++) {
                 const Entry *e = table_find(S->tt, okey[i]);
+                found[i] = e;
                 if (e) {
                     if (mine) {
-                        int v = e->lo + og[i];
+                        int v = entry_lo(S->tt, e) + og[i];
                         if (v >= beta)
                             return v;
                     } else {
-                        int v = e->hi + og[i];
+                        int v = entry_hi(S->tt, e) + og[i];
                         if (v <= alpha)
                             return v;
                     }
@@ -657,7 +702,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
             S->hands[seat] = hand & ~(1u << cards[0]);
             uint32_t freed = free_cards(S, table | 1u << cards[0]);
             int v = og[0] + lead(S, ow[0], orest[0], left - 1, ons[0], rp - ontp[0],
-                                 alpha - og[0], beta - og[0]);
+                                 alpha - og[0], beta - og[0], LOOK);
             cover_cards(S, freed);
             S->hands[seat] = hand;
             return v;
@@ -666,8 +711,13 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
             int g = og[i];
             S->hands[seat] = hand & ~(1u << cards[i]);
             uint32_t freed = free_cards(S, table | 1u << cards[i]);
+            /* the entry found above, while the table has not moved its entries (and, for
+             * none found, has not taken a new one) */
+            const Entry *hint = LOOK;
+            if (S->tt->bits == bits0 && (found[i] || S->tt->count == count0))
+                hint = found[i];
             int v = g + lead(S, ow[i], orest[i], left - 1, ons[i], rp - ontp[i], alpha - g,
-                             beta - g);
+                             beta - g, hint);
             cover_cards(S, freed);
             if (mine) {
                 if (v > best) {
@@ -723,7 +773,7 @@ static int follow(SearchObject *S, int k, int leader, int led, int bi, int bc, i
 
 /* The value still to come at the start of a trick, ``leader`` to lead. */
 static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, int rp, int alpha,
-                int beta)
+                int beta, const Entry *hint)
 {
     if (++S->nodes > S->limit) {
         PyErr_SetNone(S->budget);
@@ -755,11 +805,11 @@ static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, 
         return lo_b;
     uint64_t key = rem | (uint64_t)leader << 32 | (uint64_t)sweep << 34;
     int lo, hi, first;
-    const Entry *e = table_find(S->tt, key);
+    const Entry *e = hint == LOOK ? table_find(S->tt, key) : hint;
     if (e) {
-        lo = e->lo;
-        hi = e->hi;
-        first = (int)((e->tag >> FIRST_SHIFT) & 63) - 1;
+        lo = entry_lo(S->tt, e);
+        hi = entry_hi(S->tt, e);
+        first = entry_first(e);
         if (lo >= beta || lo == hi)
             return lo;
         if (hi <= alpha)
@@ -779,9 +829,10 @@ static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, 
     int best = mine ? -INF : INF;
     int best_c = -1;
     /* the table's best card first, searched before the others are ordered (often it is
-     * enough) */
+     * enough); it is one of the cards tried here, which the key (the cards still out, so
+     * every hand) decides */
     int tried = -1;
-    if (first >= 0 && is_kept(S, hand, rem, first)) {
+    if (first >= 0 && ((hand >> first) & 1)) {
         tried = first;
         uint32_t b = 1u << first;
         S->hands[leader] = hand & ~b;
@@ -811,10 +862,21 @@ static int lead(SearchObject *S, int leader, uint32_t rem, int left, int sweep, 
                 cards[count++] = low_bit(m);
             else
                 count += suit_runs(S, s, m, rem, cards + count);
-            for (int i = base; i < count; i++) {
-                int c = cards[i];
-                int order = two ? lead_order_two(S, c, opp) : lead_order(S, c, rem);
-                enc[i] = (order + 64) * 32 + c;
+            if (two) {
+                /* void in the suit, the follower must trump a plain card if he can */
+                uint32_t void_legal = opp;
+                if (S->trump_mask && s != S->trump && (opp & S->trump_mask))
+                    void_legal = opp & S->trump_mask;
+                for (int i = base; i < count; i++) {
+                    int c = cards[i];
+                    int order = lead_order_two(S, c, answers(S, opp, c, void_legal));
+                    enc[i] = (order + 64) * 32 + c;
+                }
+            } else {
+                for (int i = base; i < count; i++) {
+                    int c = cards[i];
+                    enc[i] = (lead_order(S, c, rem) + 64) * 32 + c;
+                }
             }
         }
         if (!count)
@@ -967,6 +1029,31 @@ static int read_card_map(PyObject *map, const char *name, int *out, long hi)
  * the points of the run of trumps from it that one party holds, the over-led rule per suit. */
 static void derive(SearchObject *S, const int *party_card)
 {
+    for (int s = 0; s < 4; s++) {
+        for (int byte = 0; byte < 256; byte++) {
+            int bits = 0, least = INF;
+            for (int i = 0; i < 8; i++) {
+                int c = S->desc[s][i];
+                if ((byte >> (c - 8 * s)) & 1) {
+                    bits |= 1 << i;
+                    if (S->points[c] < least)
+                        least = S->points[c];
+                }
+            }
+            S->rank_bits[s][byte] = (uint8_t)bits;
+            S->least[s][byte] = (int16_t)(byte ? least : 0);
+        }
+        for (int j = 0; j < 8; j++) {
+            int a = S->desc[s][j];
+            S->same[s][j] = 0;
+            for (int i = 0; i < 8; i++) {
+                int b = S->desc[s][i];
+                if (i != j && S->points[a] == S->points[b] && !((S->covers >> a) & 1) &&
+                    !((S->covers >> b) & 1))
+                    S->same[s][j] |= (uint8_t)(1 << i);
+            }
+        }
+    }
     for (int s = 0; s < 4; s++)
         S->over_led[s] = S->trump != S->no_trump &&
                          (S->trump == S->all_trump || s == S->trump || S->overtake_plain);
@@ -1064,6 +1151,8 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             if (S->beats[c * 32 + x])
                 S->win_over[c] |= 1u << x;
     }
+    for (int i = 0; i < 8; i++)
+        S->seat_at[i] = i % n;
     S->trump_mask = trump < 4 ? suit_mask(trump) : 0;
     S->tshift = S->trump_mask ? 8 * trump : 0;
 
@@ -1126,7 +1215,6 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         read_card_map(owner, "owner", S->owner_of, n - 1) < 0)
         goto error;
     S->covers = 0;
-    S->plain = 1;
     for (int c = 0; c < 32; c++) {
         int f = S->reveal_of[c];
         if (f < 0)
@@ -1136,7 +1224,6 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto error;
         }
         S->covers |= 1u << c;
-        S->plain = 0;
     }
 
     /* the root: the trick on the table, its winning card so far and its points */
@@ -1175,6 +1262,26 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     derive(S, party_card);
+
+    /* every bound the table keeps lies within the points still out and a bonus */
+    long long widest = (long long)(rp + S->tp) * scale + capot;
+    int most = 0;
+    for (int i = 0; i < 8; i++) {
+        int b = S->bonus[i] < 0 ? -S->bonus[i] : S->bonus[i];
+        if (b > most)
+            most = b;
+    }
+    /* an empty table for a long search starts large: growing it step by step costs more */
+    if (!S->tt->count && left >= LARGE_LEFT && S->tt->bits < LARGE_BITS &&
+        table_rehash(S->tt, LARGE_BITS, S->tt->wide) < 0) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    if (widest + most > NARROW_MAX && !S->tt->wide &&
+        table_rehash(S->tt, S->tt->bits, 1) < 0) {
+        PyErr_NoMemory();
+        goto error;
+    }
     PyBuffer_Release(&beats);
     return (PyObject *)S;
 
