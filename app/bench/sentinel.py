@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import signal
 import sys
 import threading
 import time
@@ -60,15 +61,16 @@ def main(argv: list[str]) -> int:
         )
         disk.start()
         clock = time.perf_counter
-        try:
-            while True:
-                before = clock()
-                time.sleep(TICK_SECONDS)
-                late = clock() - before - TICK_SECONDS
-                if late >= PAUSE_SECONDS:
-                    note(out, lock, "cpu", late)
-        except KeyboardInterrupt:
-            stop.set()
+        # SIGINT/SIGTERM only set ``stop``: an exception raised inside ``note`` (a lock or the
+        # file's buffer held) could leave the process unable to exit
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        while not stop.is_set():
+            before = clock()
+            time.sleep(TICK_SECONDS)
+            late = clock() - before - TICK_SECONDS
+            if late >= PAUSE_SECONDS and not stop.is_set():
+                note(out, lock, "cpu", late)
     return 0
 
 
