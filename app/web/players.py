@@ -157,6 +157,8 @@ async def game_replay(rooms: RoomManager, game_id: str, identity_id: int) -> dic
         "status": room.status,
         "record_url": f"/api/games/{game_id}/record",
         "seats": [{"kind": s.kind, "level": s.level} for s in room.seats],
+        # the seats this browser holds: the replay marks them "You"
+        "yours": list(room.seats_of(identity_id)) if identity_id else [],
     }
     if not record["deals"]:
         return {

@@ -134,6 +134,8 @@ function seatBox(f, seat) {
   el.dataset.seat = seat;
   if (f.to_act === seat && f.phase !== "deal_over" && f.phase !== "match_over") el.classList.add("to-act");
   const badges = [];
+  const yours = (V.data.game && V.data.game.yours) || [];
+  if (yours.includes(seat)) badges.push(`<span class="badge you">${escapeHTML(t("seat.you"))}</span>`);
   if (deal().dealer === seat) badges.push(`<span class="badge dealer" title="${escapeHTML(t("seat.dealer"))}">${escapeHTML(t("seat.dealer_short"))}</span>`);
   if (f.contract && f.contract.taker === seat) badges.push(`<span class="badge taker">${denomHTML(f.contract.denom)}</span>`);
   const tricks = f.tricks_won ? f.tricks_won[seat] : 0;

@@ -52,6 +52,9 @@ def test_a_deal_against_the_computer_shows_what_each_card_cost(live_server, chro
         f"() => fetch('/api/games/{game_id}/analysis?deal=0').then(r => r.json())"
     )
     assert data["status"] == "done" and data["yours"] == [0]
+    # the replay names seats as the record does, and marks the one this browser held "You"
+    assert replay.locator("#viewer .v-seat[data-seat='0'] .badge.you").text_content() == "You"
+    assert replay.locator("#viewer .badge.you").count() == 1
     summary = data["deal"]["summary"]["0"]
     line = replay.locator("#analysis-summary .analysis-seat[data-seat='0']").text_content()
     assert line is not None and line.startswith("You: ")

@@ -186,6 +186,7 @@ async def test_a_duel_table_awards_each_played_deal(module_server) -> None:
     assert status == 200
     assert len(frames["deals"]) == len(record["deals"]) - 1
     assert all(d["finished"] for d in frames["deals"])
+    assert frames["game"]["yours"] == [0]  # the replay marks this browser's seat
 
 
 def test_awards_are_not_given_twice_after_a_restart(live_server) -> None:
