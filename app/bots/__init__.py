@@ -22,25 +22,30 @@ class HardStyle:
     middle of the deal, not playouts.  ``reads_play``: worlds weigh by how well the others'
     cards so far fit them (``hard.play_likelihood``).  ``blind_to_taken``: decide as if the
     view did not say which face-up card a seat took.  ``bid_margin``: the bidding's margin
-    over the medium bid, per variant, where it differs from ``simbid.MARGIN``."""
+    over the medium bid, per variant, where it differs from ``simbid.MARGIN``.
+    ``rollout_noise``: the share of random cards in the playouts of the card play and the
+    bidding, where it differs from ``sim.NOISE``."""
 
     exact_middle: bool = False
     reads_play: bool = False
     blind_to_taken: bool = False
     bid_margin: tuple[tuple[str, float], ...] = ()
+    rollout_noise: float | None = None
 
 
 # The levels the arena may also field besides ``LEVELS``, each measured against hard before it
 # may replace it: ``hard-v2`` with the exact middle game; ``hard-v1``, the hard bot as it was
 # before it read the taken card (the view's ``taken``), kept as the reference of that change;
 # ``hard-reads``, reading the play; ``hard-bid0``, leaving the medium bid in classic and coinche
-# whenever the simulations favour another action by one standard error.
+# whenever the simulations favour another action by one standard error; ``hard-n0``, playouts
+# with no random cards.
 HARD_LEVELS = {
     "hard": HardStyle(),
     "hard-v2": HardStyle(exact_middle=True),
     "hard-v1": HardStyle(blind_to_taken=True),
     "hard-reads": HardStyle(reads_play=True),
     "hard-bid0": HardStyle(bid_margin=(("classic", 0.0), ("coinche", 0.0))),
+    "hard-n0": HardStyle(rollout_noise=0.0),
 }
 ARENA_LEVELS = (*LEVELS, *(lv for lv in HARD_LEVELS if lv not in LEVELS))
 

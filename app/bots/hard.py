@@ -39,6 +39,7 @@ from .knowledge import Knowledge, read_view
 from .sampler import World, sample_world
 from .score import Scorer
 from .sim import (
+    NOISE,
     Deal,
     Table,
     allowed_cards,
@@ -109,13 +110,14 @@ def choose(
     the exact middle game of the arena's ``hard-v2``, the reading of the play of
     ``hard-reads``, a bidding margin of its own)."""
     margin = dict(style.bid_margin)
+    noise = NOISE if style.rollout_noise is None else style.rollout_noise
     return decide(
         read_view(view),
         rng,
         card=lambda k, r: choose_card(
-            k, r, make_budget(budget_ms), style.exact_middle, style.reads_play
+            k, r, make_budget(budget_ms), style.exact_middle, style.reads_play, noise
         ),
-        bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms), margin.get(k.variant)),
+        bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms), margin.get(k.variant), noise),
         discard=lambda k, r: choose_discard_hard(k, r, make_budget(budget_ms)),
     )
 
@@ -290,12 +292,14 @@ def choose_card(
     budget: Budgeter,
     exact_middle: bool = False,
     reads_play: bool = False,
+    noise: float = NOISE,
 ) -> int:
     legal_mask = k.legal_cards()
     moves = card_list(legal_mask)
     if len(moves) == 1:
         return moves[0]
     table = table_of(k)
+    table.noise = noise
     moves = _sensible(k, moves)
     if len(moves) == 1:
         return moves[0]

@@ -44,6 +44,7 @@ class Table:
         "desc",
         "flags",
         "n",
+        "noise",
         "open_hands",
         "partner_exc",
         "points",
@@ -68,8 +69,10 @@ class Table:
         total_tricks: int,
         taker: int,
         open_hands: bool = False,
+        noise: float = NOISE,
     ) -> None:
         self.n = n
+        self.noise = noise  # share of random cards in the rollout policy
         self.open_hands = open_hands  # duel: the others' playable cards are face up
         self.trump = trump
         self.flags = flags
@@ -212,9 +215,9 @@ def policy_card(
     """
     if allowed & (allowed - 1) == 0:
         return low_card(allowed)
-    if r < NOISE:  # a little noise keeps playouts from being all alike
+    if r < t.noise:  # a little noise keeps playouts from being all alike
         cs = card_list(allowed)
-        return cs[int(r / NOISE * len(cs))]
+        return cs[int(r / t.noise * len(cs))]
     hand = d.hands[seat]
     trick = d.trick
     if t.open_hands:

@@ -41,7 +41,7 @@ from .bidding import (
 )
 from .knowledge import Knowledge
 from .sampler import sample_world
-from .sim import Deal, Table, playout
+from .sim import NOISE, Deal, Table, playout
 from .valuation import expected_points, spread
 
 MARGIN = {"classic": 6.0, "coinche": 8.0, "bulgarian": 0.6, "bela": 6.0, "duel": 6.0}
@@ -232,7 +232,7 @@ def _proposal(k: Knowledge) -> int:
     return k.upcard
 
 
-def _table(k: Knowledge, denom: str, taker: int) -> Table:
+def _table(k: Knowledge, denom: str, taker: int, noise: float = NOISE) -> Table:
     c = Contract(denom, DENOM_TRUMP[denom], taker)
     return Table(
         k.n,
@@ -243,11 +243,16 @@ def _table(k: Knowledge, denom: str, taker: int) -> Table:
         k.total_tricks,
         taker,
         open_hands=k.variant == "duel",
+        noise=noise,
     )
 
 
 def hard_bid(
-    k: Knowledge, rng: random.Random, budget: Any, margin: float | None = None
+    k: Knowledge,
+    rng: random.Random,
+    budget: Any,
+    margin: float | None = None,
+    noise: float = NOISE,
 ) -> dict[str, Any]:
     """Simulate the deal for each candidate contract and take the best expectation.
 
@@ -262,7 +267,7 @@ def hard_bid(
     scenarios = _scenarios(k, fallback)
     if len(scenarios) <= 1:
         return fallback
-    values, worlds = simulate(k, rng, scenarios, budget, MAX_WORLDS)
+    values, worlds = simulate(k, rng, scenarios, budget, MAX_WORLDS, noise)
     fb_i = next((i for i, s in enumerate(scenarios) if _same(s[0], fallback)), None)
     if fb_i is None or worlds < MIN_EVIDENCE:
         return fallback
@@ -287,7 +292,12 @@ Scenario = tuple[dict[str, Any], str | None, int, int | None, int]
 
 
 def simulate(
-    k: Knowledge, rng: random.Random, scenarios: list[Scenario], budget: Any, max_worlds: int
+    k: Knowledge,
+    rng: random.Random,
+    scenarios: list[Scenario],
+    budget: Any,
+    max_worlds: int,
+    noise: float = NOISE,
 ) -> tuple[list[list[float]], int]:
     """Each scenario's outcome (recorded points, own side minus the other; three players:
     own) in each of the worlds drawn, all scenarios in the same worlds; and the worlds.
@@ -303,7 +313,7 @@ def simulate(
     tie_rule = k.rules.options.get("tie_rule", "fall")
     tables: dict[tuple[str, int], Table] = {}
     for d, t in plays:
-        tables[(d, t)] = _table(k, d, t)
+        tables[(d, t)] = _table(k, d, t, noise)
     while worlds < max_worlds:
         w = sample_world(k, rng, bid_likelihood, tries=6)
         budget.spend(WORLD_UNITS)
@@ -314,7 +324,7 @@ def simulate(
             trump = DENOM_TRUMP[d]
             hands, reveal, owner, extra = _complete(k, w.assign, t, trump, rng)
             if (d, t) not in tables:
-                tables[(d, t)] = _table(k, d, t)
+                tables[(d, t)] = _table(k, d, t, noise)
             table = tables[(d, t)]
             decl, bel = world_declarations(k, hands, trump)
             deal = Deal(

@@ -247,9 +247,9 @@ def test_hard_bid0_bids_with_no_margin_in_classic_and_coinche(
 
     seen: dict[tuple[str, str], float | None] = {}
 
-    def spy(k, rng, budget, margin=None):  # type: ignore[no-untyped-def]
+    def spy(k, rng, budget, margin=None, noise=simbid.NOISE):  # type: ignore[no-untyped-def]
         seen[(level, k.variant)] = margin
-        return simbid.hard_bid(k, rng, budget, margin)
+        return simbid.hard_bid(k, rng, budget, margin, noise)
 
     monkeypatch.setattr(hard, "hard_bid", spy)
     for variant in ("classic", "coinche", "bela"):
@@ -293,3 +293,80 @@ def test_the_bidding_margin_decides_when_the_medium_bid_is_left() -> None:
         if differ >= 3:
             break
     assert differ >= 3
+
+
+def test_hard_n0_plays_out_its_cards_and_contracts_without_random_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The arena's hard-n0: its playouts, of the card play and of the bidding, get a table whose
+    # share of random cards is 0; hard's keep the rollout policy's own (sim.NOISE).
+    from app.bots import hard, simbid
+    from app.bots.sim import NOISE, playout
+
+    seen: set[tuple[str, str, float]] = set()
+
+    def spy(where: str):  # type: ignore[no-untyped-def]
+        def played_out(d, t, rnd, start=0):  # type: ignore[no-untyped-def]
+            seen.add((level, where, t.noise))
+            return playout(d, t, rnd, start)
+
+        return played_out
+
+    monkeypatch.setattr(hard, "playout", spy("card"))
+    monkeypatch.setattr(simbid, "playout", spy("bid"))
+    bidding = next(
+        s
+        for s in states("classic", 4, 38, random_chooser)
+        if s.phase is Phase.BIDDING and len(seat_view(s, s.to_act)["legal"]) > 1
+    )
+    playing = next(
+        s
+        for s in states("classic", 4, 38, random_chooser)
+        if s.phase is Phase.PLAY and len(s.tricks) == 1 and len(seat_view(s, s.to_act)["legal"]) > 1
+    )
+    for level in ("hard", "hard-n0"):
+        for state in (bidding, playing):
+            view = seat_view(state, state.to_act)
+            assert choose_action(view, level, random.Random(2), budget_ms=20) in view["legal"]
+    assert seen == {
+        ("hard", "bid", NOISE),
+        ("hard", "card", NOISE),
+        ("hard-n0", "bid", 0.0),
+        ("hard-n0", "card", 0.0),
+    }
+
+
+def test_the_tables_noise_is_the_share_of_random_cards_in_the_rollout_policy() -> None:
+    # policy_card plays a card drawn by its random number r when r < the table's noise: with a
+    # noise of 1 every choice is cards[int(r * len(cards))]; with 0 none is, and the heuristic
+    # choice differs from the drawn one somewhere.
+    from app.bots.common import public_voids, table_of
+    from app.bots.hard import world_deal
+    from app.bots.knowledge import read_view
+    from app.bots.sampler import sample_world
+    from app.bots.sim import legal_now, policy_card, to_move, trick_best
+
+    rng = random.Random(5)
+    checked = differ = 0
+    for state in states("classic", 4, 39, random_chooser):
+        if state.phase is not Phase.PLAY or len(seat_view(state, state.to_act)["legal"]) < 3:
+            continue
+        k = read_view(seat_view(state, state.to_act))
+        d = world_deal(k, sample_world(k, rng), public_voids(k))
+        t = table_of(k)
+        seat = to_move(d, t)
+        allowed = legal_now(d, t)
+        best_i, best = trick_best(d.trick, t) if d.trick else (0, -1)
+        cards = card_list(allowed)
+        for r in (0.0, 0.3, 0.7, 0.99):
+            t.noise = 1.0
+            drawn = policy_card(d, seat, allowed, best_i, best, t, r)
+            assert drawn == cards[int(r * len(cards))]
+            t.noise = 0.0
+            chosen = policy_card(d, seat, allowed, best_i, best, t, r)
+            assert (allowed >> chosen) & 1
+            differ += chosen != drawn
+        checked += 1
+        if checked >= 40:
+            break
+    assert differ > 0
