@@ -1,5 +1,5 @@
 // Cards drawn as inline SVG (no image files): faces, backs, suit symbols, sorting, names.
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["7", "8", "9", "T", "J", "Q", "K", "A"];
@@ -21,9 +21,13 @@ export function rankLabel(rank) {
   return rank === "T" ? "10" : t(`rank.short.${rank}`);
 }
 
-/** "jack of hearts" in the player's language. */
+/** "jack of hearts" in the player's language. A language whose suit word agrees with the rank
+ * (Czech "kárový kluk", "kárová dáma", "kárové eso") gives `suit.<suit>.of.<rank>` for the ranks
+ * whose form differs from `suit.<suit>.of`. */
 export function cardName(card) {
-  return t("card.name", { rank: t(`rank.${RANK_NAME[rankOf(card)]}`), suit: t(`suit.${SUIT_NAME[suitOf(card)]}.of`) });
+  const rank = RANK_NAME[rankOf(card)];
+  const suit = `suit.${SUIT_NAME[suitOf(card)]}.of`;
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(has(`${suit}.${rank}`) ? `${suit}.${rank}` : suit) });
 }
 
 export function suitName(suit) {

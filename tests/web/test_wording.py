@@ -1,0 +1,49 @@
+"""Wording a native speaker would write, checked on the catalogs (app/web/locales/*.json) and on
+the scripts that put them together (static/js)."""
+
+from __future__ import annotations
+
+import json
+
+from app.main import STATIC_DIR
+from app.web.i18n import LOCALES_DIR
+
+RANKS = {"7": "seven", "8": "eight", "9": "nine", "T": "ten"}
+RANKS |= {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def catalog(language: str) -> dict[str, str]:
+    return json.loads((LOCALES_DIR / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def script(name: str) -> str:
+    return (STATIC_DIR / "js" / name).read_text(encoding="utf-8")
+
+
+def card_name(cat: dict[str, str], card: str) -> str:
+    """static/js/cards.js cardName: the suit word agrees with the rank where the catalog says."""
+    rank, suit = RANKS[card[0]], f"suit.{SUITS[card[1]]}.of"
+    suit_word = cat.get(f"{suit}.{rank}", cat[suit])
+    return cat["card.name"].replace("{rank}", cat[f"rank.{rank}"]).replace("{suit}", suit_word)
+
+
+def test_card_names_use_the_suit_word_that_agrees_with_the_rank() -> None:
+    # cards.js looks the agreeing form up first
+    assert "${suit}.${rank}" in script("cards.js")
+    cs = catalog("cs")
+    assert card_name(cs, "JD") == "kárový kluk"
+    assert card_name(cs, "KS") == "pikový král"
+    assert card_name(cs, "JH") == "srdcový kluk"
+    assert card_name(cs, "AC") == "křížové eso"
+    assert card_name(cs, "QD") == "kárová dáma"
+    assert card_name(cs, "7S") == "piková sedmička"
+    # masculine ranks never take the feminine "-ová", neuter ones never "-ý"
+    for suit in SUITS:
+        for rank in "JK":
+            assert card_name(cs, rank + suit).split()[0].endswith("ý")
+        assert card_name(cs, "A" + suit).split()[0].endswith("é")
+        for rank in "789TQ":
+            assert card_name(cs, rank + suit).split()[0].endswith("á")
+    # the belote button names the card in the nominative, after the verb's own words
+    assert cs["play.without_call"].endswith(": {card}")
