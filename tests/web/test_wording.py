@@ -47,3 +47,10 @@ def test_card_names_use_the_suit_word_that_agrees_with_the_rank() -> None:
             assert card_name(cs, rank + suit).split()[0].endswith("á")
     # the belote button names the card in the nominative, after the verb's own words
     assert cs["play.without_call"].endswith(": {card}")
+
+
+def test_bulgarian_calls_a_trick_a_hand_never_a_bribe() -> None:
+    # "взятка" is a trick in Russian, a bribe in Bulgarian: the Bulgarian pages say "ръка"
+    bg = catalog("bg")
+    assert [key for key, text in bg.items() if "взятк" in text.lower()] == []
+    assert "ръка" in bg["settings.auto_play_help"]
