@@ -53,8 +53,8 @@ class Consents:
     def deals_automatically(self, state: State) -> bool:
         """Whether the rules deal the next deal without the players' consent (every variant
         but a duel deal that was played: ``Rules.next_deal_needs_consent``)."""
-        if state.phase is not Phase.DEAL_OVER:
-            return False
+        if state.phase is not Phase.DEAL_OVER or self.room.settings.get("board"):
+            return False  # a tournament board is one deal: nothing follows it
         return not state.rules.next_deal_needs_consent(state)
 
     def deals_at_once(self, state: State) -> bool:
@@ -68,6 +68,8 @@ class Consents:
         state = room.state
         if state is None or room.status == Status.WAITING:
             return None
+        if room.settings.get("board"):
+            return None  # a tournament board: no next deal, no rematch
         if state.phase is Phase.MATCH_OVER:
             return None if room.rematch_id else "rematch"
         if state.phase is Phase.DEAL_OVER and not self.deals_at_once(state):
@@ -219,6 +221,32 @@ class Consents:
             await self._store(kind, agreed)
             self.agreed = agreed
         await self._complete(kind)
+
+    def restored_complete(self) -> bool:
+        """After a load: whether the stored agreement already holds every seat it needs, so
+        the room owes the next deal (or the rematch) now. Nobody is connected yet, so a friends
+        countdown counts every human seat the stand-in does not play, connected or not."""
+        kind = self.kind()
+        if kind is None:
+            return False
+        room = self.room
+        if kind == "next_deal":
+            needed = [s for s in room.human_seats() if not room.live.active(s)]
+        else:
+            needed = room.human_seats()
+        return bool(self.agreed) and set(needed) <= self.agreed
+
+    async def resume(self) -> None:
+        """After a load: act on a complete agreement at once (the process stopped between
+        storing the last Continue and dealing), else wait again (a friends countdown starts
+        again from now)."""
+        kind = self.kind()
+        if kind is None:
+            return
+        if self.restored_complete():
+            await self._complete(kind)
+        elif kind == "next_deal":
+            self.opened()
 
     async def check(self) -> None:
         """The seats needed changed (the stand-in took one): go on if everyone left agreed."""

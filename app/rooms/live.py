@@ -4,10 +4,13 @@
 default) gives each human seat a deadline for each of its own decisions: when it is to act (any
 phase), and the ``next_deal`` consent of a played ``duel`` deal, which waits for every seat with
 no countdown of its own. The deadlines are durable state: ``games.clock`` =
-``{"version", "deadlines": {seat: epoch ms}, "seconds"}``, written in the same transaction as
-the step that starts the decision (``plan``). When a deadline passes, the seat's stand-in plays
-that one decision (``"by": "stand_in"``) or agrees to the consent. After a restart each running
-deadline becomes ``max(deadline, now) + GRACE_SECONDS`` and is written back (``restore``).
+``{"version", "deadlines": {seat: epoch ms}, "seconds", "at"}`` (``at``: when it was written),
+in the same transaction as the step that starts the decision (``plan``). When a deadline
+passes, the seat's stand-in plays that one decision (``"by": "stand_in"``) or agrees to the
+consent. A decision is never lost to time while the server could not be reached: after a
+restart, a failover or a handover each running deadline becomes
+``now + (deadline - at) + GRACE_SECONDS``, at least what was left when the server went away
+plus the grace, and is written back (``restore``).
 
 **Away.** A human seat with no open connection is away since the moment its last connection
 closed (or since the room was loaded). After ``away_seconds`` every other connected human may
@@ -245,6 +248,7 @@ class Live:
             "version": version,
             "deadlines": {str(seat): ms for seat, ms in sorted(deadlines.items())},
             "seconds": seconds,
+            "at": self.now_ms(),  # when it was written: the server was reachable then
         }
 
     def set(self, deadlines: dict[int, int]) -> None:
@@ -252,24 +256,42 @@ class Live:
         self.rearm()
 
     async def restore(self, stored: dict[str, Any] | None) -> None:
-        """After a load: each running clock goes on with the time it had left plus the grace,
-        written back (the caller holds the lock)."""
+        """After a load (a restart, a failover, a handover): no seat loses a decision to time
+        while the server could not be reached. Each running clock gets at least the time it
+        had left when the server went away, plus ``GRACE_SECONDS``, and is written back (the
+        caller holds the lock).
+
+        When the server went away is not known exactly, but it was reachable when the clock
+        was written (``at``): ``deadline - at`` is at least what was left when it went away, so
+        the new deadline is ``now + (deadline - at) + grace``. A clock written before ``at``
+        was stored goes on from ``max(deadline, now) + grace``."""
         room = self.room
         if self.clock_seconds() is None or room.status != Status.PLAYING:
             return
         now = self.now_ms()
         old: dict[int, int] = {}
+        written: int | None = None
         if stored and stored.get("version") == room.version:
             for seat, ms in (stored.get("deadlines") or {}).items():
                 with contextlib.suppress(TypeError, ValueError):
                     old[int(seat)] = int(ms)
+            with contextlib.suppress(TypeError, ValueError):
+                written = int(stored["at"]) if stored.get("at") is not None else None
         fresh = {
             seat: ms
             for seat, ms in self.plan(room.state).items()
             if seat not in room.consents.agreed
         }
         grace = int(GRACE_SECONDS * 1000)
-        deadlines = {seat: max(old.get(seat, ms), now) + grace for seat, ms in fresh.items()}
+
+        def resumed(seat: int, planned: int) -> int:
+            if seat not in old:  # a decision with no stored clock: a whole one
+                return planned + grace
+            if written is None:
+                return max(old[seat], now) + grace
+            return now + max(0, old[seat] - written) + grace
+
+        deadlines = {seat: resumed(seat, ms) for seat, ms in fresh.items()}
         await room.store(
             repo.save_seats(room.game_id, [], clock=self.stored(deadlines, room.version))
         )

@@ -101,6 +101,7 @@ class RoomInfo(TypedDict):
     version: int
     settings: TableSettings
     clock_seconds: float | None  # a decision's length, or None without a clock
+    now: int  # the server's clock when this was sent (epoch ms): deadlines are on it
 
 
 class ChatLine(TypedDict):
@@ -824,6 +825,10 @@ class RoomModel(_Out):
     settings: TableSettingsModel
     clock_seconds: Annotated[float, Field(gt=0)] | None = Field(
         description="the length of a decision's clock in seconds, or null without a clock"
+    )
+    now: Annotated[StrictInt, Field(ge=0)] = Field(
+        description="the server's clock when the message was sent (epoch ms): a client "
+        "measures the deadlines against it, so its own clock need not be right"
     )
 
 

@@ -198,7 +198,21 @@ class Room:
         return room
 
     async def after_load(self) -> None:
-        """Finish what a crash may have interrupted between two transactions."""
+        """Finish what a crash, a freeze or a failover may have interrupted between two
+        transactions. Every action the server owes in a stored state is re-driven here, one
+        by one:
+
+        * the awards of a finished deal or match (a no-op once written);
+        * a finished match's status;
+        * a deal thrown in: the next deal is dealt;
+        * a consent (Continue, rematch) that every seat it needs had already given: the
+          next deal is dealt, or the rematch created, now; an incomplete one waits again
+          (a friends countdown starts again);
+        * the decision clocks: each running one gets at least the time it had left when the
+          server went away, plus ``GRACE_SECONDS`` (live.py ``restore``);
+        * a bot's turn, a stand-in's turn, forced play and the bela-2p exchange window: the
+          driver takes them up as soon as a player is connected (bots wait for the humans;
+          ``bots.schedule`` on attach), and ``schedule`` is called here as well."""
         async with self.lock:
             state = self.state
             if state is None:
@@ -213,11 +227,12 @@ class Room:
                     repo.record_step(self.game_id, status=FINISHED.value, scores=list(state.scores))
                 )
                 self.status = FINISHED
-            elif state.phase is Phase.DEAL_OVER and self.consents.deals_at_once(state):
+            if state.phase is Phase.DEAL_OVER and self.consents.deals_at_once(state):
                 await self.deal_next(state)
-            elif self.consent_kind() == "next_deal":
-                self.consents.opened()  # friends: the countdown starts again
+            else:
+                await self.consents.resume()
             await self.live.restore(self.stored_clock)
+            self.bots.schedule()
 
     # ------------------------------------------------------------------ queries
 
@@ -306,6 +321,7 @@ class Room:
                 "spectator_chat": self.settings["spectator_chat"],
             },
             "clock_seconds": self.live.clock_seconds(),
+            "now": self.live.now_ms(),
         }
 
     def _xp_level(self, seat: Seat) -> int | None:

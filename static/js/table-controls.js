@@ -10,7 +10,7 @@ import { $, app, button } from "./table-dom.js";
 import { renderHand } from "./table-hand.js";
 import { seatName } from "./table-names.js";
 import { playCard, sendAction, sendConsent } from "./table-send.js";
-import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, outOfTurn, view } from "./table-state.js";
+import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, outOfTurn, serverNow, view } from "./table-state.js";
 import { U, promptKey } from "./table-ui.js";
 
 export function renderControls() {
@@ -86,7 +86,7 @@ function fillNextDealLine(p) {
     return;
   }
   const parts = [];
-  if (nd.deadline) parts.push(tn("next_deal.in", Math.max(0, Math.ceil((nd.deadline - Date.now()) / 1000))));
+  if (nd.deadline) parts.push(tn("next_deal.in", Math.max(0, Math.ceil((nd.deadline - serverNow()) / 1000))));
   const others = nd.waiting_for.filter((s) => !S.held.includes(s)).map(seatName);
   if (!awaitsMyContinue() && others.length) parts.push(t("consent.waiting", { names: others.join(", ") }));
   p.textContent = parts.join(" · ");

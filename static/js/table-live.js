@@ -10,7 +10,7 @@ import { play as playSound } from "./sound.js";
 import { $, button, openDialog } from "./table-dom.js";
 import { seatName } from "./table-names.js";
 import { connection, nextId, send } from "./table-send.js";
-import { S, isSpectator, roomSeat } from "./table-state.js";
+import { S, clockNow, isSpectator, roomSeat, serverNow } from "./table-state.js";
 
 // The clock turns red (and sounds once for its player) in its last seconds.
 const LOW_MS = 5000;
@@ -76,7 +76,7 @@ const settings = () => (S.room && S.room.settings) || {};
 export const mineStoodIn = () => S.held.filter((seat) => live(seat).standIn);
 
 /** Whether `seat` has been away long enough that the others may hand it to the computer. */
-function awayLongEnough(seat, now = Date.now()) {
+function awayLongEnough(seat, now = serverNow()) {
   const s = live(seat);
   if (!s.human || s.connected || s.standIn || s.awaySince === null) return false;
   const away = Number(settings().away_seconds || 120) * 1000;
@@ -84,7 +84,7 @@ function awayLongEnough(seat, now = Date.now()) {
 }
 
 /** The seats this browser may vote on now: away long enough, not its own. */
-function votable(now = Date.now()) {
+function votable(now = serverNow()) {
   const room = S.room;
   if (!room || room.mode !== "friends" || room.status !== "playing" || isSpectator() || !S.held.length) return [];
   return (room.seats || []).map((s) => s.seat).filter((seat) => !S.held.includes(seat) && awayLongEnough(seat, now));
@@ -132,7 +132,7 @@ function clockLength(deadline, left) {
   return Math.max(seconds * 1000, firstSeen.get(deadline), 1);
 }
 
-function drawClock(el, deadline, now = Date.now()) {
+function drawClock(el, deadline, now = clockNow()) {
   const left = Math.max(0, deadline - now);
   const frac = Math.min(1, left / clockLength(deadline, left));
   const low = left <= LOW_MS;
@@ -160,7 +160,7 @@ function ensureTicking() {
 }
 
 function tick() {
-  const now = Date.now();
+  const now = clockNow();
   let running = false;
   for (const el of document.querySelectorAll("#seats .seat[data-clock=running]")) {
     const seat = Number(el.dataset.seat);
@@ -175,7 +175,7 @@ function tick() {
   }
   updateTurnClock(now);
   // someone's away time ran out: offer the vote
-  const key = votable(now).join(",");
+  const key = votable().join(",");
   if (key !== lastVotable) {
     lastVotable = key;
     renderLiveBanner();
@@ -188,7 +188,7 @@ function tick() {
 }
 
 /** The seconds left for the player's own decision, in the turn line. */
-export function updateTurnClock(now = Date.now()) {
+export function updateTurnClock(now = clockNow()) {
   const line = document.querySelector("#controls .turn-line");
   if (!line) return;
   const mine = S.held.map((seat) => live(seat).deadline).find((d) => d !== null);

@@ -11,25 +11,50 @@ export const S = {
   room: null,
   shown: null, // local games: the seat whose view is on screen
   status: "connecting", // the connection: "connecting", "open", ...
+  skew: 0, // the server's clock minus this browser's (ms), from the room's `now`
+  pausedAt: null, // this browser's clock when its connection went down (the clocks freeze)
 };
+
+/** The time on the server's clock (epoch ms), which the room's deadlines are on: a browser
+ * whose own clock is wrong still shows the right time left. */
+export function serverNow() {
+  return Date.now() + S.skew;
+}
+
+function learnSkew(room) {
+  if (room && typeof room.now === "number") S.skew = room.now - Date.now();
+  if (S.status === "open") S.pausedAt = null; // the true deadlines are in: the clocks run again
+}
 
 /** A whole `state` message: version, role, seats, room and views. */
 export function applyState(msg) {
   S.version = msg.version;
   S.role = msg.role;
   S.held = msg.seats_you_hold || [];
-  if (msg.room) S.room = msg.room;
+  if (msg.room) {
+    S.room = msg.room;
+    learnSkew(msg.room);
+  }
   setViews(msg.view, msg.views);
 }
 
 /** A `room` message: seats, presence, consent, mode. */
 export function applyRoom(room) {
   S.room = room;
+  learnSkew(room);
 }
 
 /** The connection's status from net.js. */
 export function applyStatus(status) {
   S.status = status === "open" ? "open" : status;
+  // While the server cannot be reached its clocks stop for us: the ring shows the time left
+  // when the connection went down, until the room after the reconnection gives the true one.
+  if (S.status !== "open" && S.pausedAt === null) S.pausedAt = Date.now();
+}
+
+/** The time the clocks are drawn at: the server's now, frozen while the connection is down. */
+export function clockNow() {
+  return (S.pausedAt ?? Date.now()) + S.skew;
 }
 
 /** An `update`: "applied", "gap" (a version was missed: ask to resume) or "old" (ignore it). */

@@ -42,6 +42,45 @@ async def test_after_a_restart_each_running_clock_gets_ten_seconds_more() -> Non
     room.live.stop()
 
 
+async def test_a_seat_never_loses_to_time_the_server_was_unreachable() -> None:
+    """The player to act had 13 s left when the server was killed; it came back 10 s later
+    (and the browsers some seconds after that). The seat gets at least its 13 s plus the
+    grace, counted from the restore, not from the kill."""
+    room, _ = await started(30)
+    to_act = current_player(room.state)
+    written = int(NOW * 1000) - 27_000  # the clock was written 27 s ago: 30 s then
+    killed_at = written + 17_000  # 13 s left at the kill; 10 s down since
+    stored = {
+        "version": room.version,
+        "deadlines": {str(to_act): written + 30_000},
+        "seconds": 30.0,
+        "at": written,
+    }
+    assert stored["deadlines"][str(to_act)] - killed_at == 13_000
+    await room.live.restore(stored)
+    deadline = room.live.deadlines[to_act]
+    assert deadline - int(NOW * 1000) >= 13_000 + 10_000
+    assert deadline == int(NOW * 1000) + 30_000 + 10_000  # what was left when it was written
+    # the room sends the server's own clock with the deadlines
+    info = room.room_json(1)
+    assert info["now"] == int(NOW * 1000)
+    assert info["seats"][to_act]["deadline"] == deadline
+    room.live.stop()
+
+
+async def test_a_restored_clock_is_written_back_with_when_it_was_written() -> None:
+    room, _ = await started(30)
+    to_act = current_player(room.state)
+    works: list[Any] = room.services.writer.works
+    before = len(works)
+    await room.live.restore(
+        {"version": room.version, "deadlines": {str(to_act): 1}, "seconds": 30.0, "at": 0}
+    )
+    assert len(works) == before + 1
+    assert room.live.stored(room.live.deadlines, room.version)["at"] == int(NOW * 1000)
+    room.live.stop()
+
+
 async def test_a_clock_that_is_stored_for_another_version_starts_again() -> None:
     room, _ = await started(15)
     to_act = current_player(room.state)

@@ -136,6 +136,92 @@ async def test_a_restored_room_waits_for_continue_again(manager: RoomManager) ->
     assert info is not None and info["deadline"] is not None  # a new countdown
 
 
+async def play_to_the_summary(room: Any, sockets: dict[int, FakeListener], seed: int) -> None:
+    """Random legal moves (seeded) until the deal ends on its summary."""
+    rng = random.Random(seed)
+    for i in range(400):
+        if room.state.phase is Phase.DEAL_OVER and room.consent_kind() == "next_deal":
+            return
+        seat = current_player(room.state)
+        identity = room.seats[seat].identity_id
+        action = action_to_json(rng.choice(legal_actions(room.state)))
+        await act(room, sockets[identity], f"a{i}", room.version, action)
+    raise AssertionError("the deal did not end")
+
+
+async def test_a_continue_stored_before_a_crash_deals_when_the_room_comes_back(
+    manager: RoomManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last Continue of a deal is stored and acknowledged; the process dies before the
+    next deal is written. The room that comes back deals at once instead of waiting for a
+    Continue that everyone already gave."""
+    (host_id,) = await identities(manager, 1)
+    room = await create(manager, host_id, GameSpec("classic", None, {"target": 501}, "local"))
+    socket = connect(room, host_id)
+    await play_to_the_summary(room, {host_id: socket}, seed=31)
+    version, deals = room.version, room.deals
+
+    async def killed(*_args: Any) -> None:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(type(room), "deal_next", killed)
+    with pytest.raises(RuntimeError, match="died"):
+        await room.consent(socket, "next_deal", "agree")
+    assert {"type": "ack", "id": "agree", "version": version} in socket.new()
+    monkeypatch.undo()
+    assert room.deals == deals  # the deal was never written
+
+    await manager.evict(room)
+    again = await manager.get(room.game_id)
+    assert again is not None
+    assert (again.deals, again.version) == (deals + 1, version + 1)
+    assert again.state.phase is not Phase.DEAL_OVER and again.consent_kind() is None
+    # and it was stored: loaded once more, the new deal is there
+    await manager.evict(again)
+    third = await manager.get(room.game_id)
+    assert third is not None and (third.deals, third.version) == (deals + 1, version + 1)
+
+
+async def test_a_duel_whose_both_players_agreed_deals_when_the_room_comes_back(
+    manager: RoomManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host_id, guest_id = await identities(manager, 2)
+    room = await create(manager, host_id, GameSpec("duel", None, {}, "friends"))
+    await manager.join(room.game_id, guest_id, "Guest")
+    sockets = {host_id: connect(room, host_id), guest_id: connect(room, guest_id)}
+    await play_to_the_summary(room, sockets, seed=6)
+    version, deals = room.version, room.deals
+    await room.consent(sockets[host_id], "next_deal", None)
+    assert room.deals == deals  # the guest has not agreed yet
+
+    async def killed(*_args: Any) -> None:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(type(room), "deal_next", killed)
+    with pytest.raises(RuntimeError, match="died"):
+        await room.consent(sockets[guest_id], "next_deal", None)
+    monkeypatch.undo()
+    await manager.evict(room)
+    again = await manager.get(room.game_id)
+    assert again is not None and (again.deals, again.version) == (deals + 1, version + 1)
+
+
+async def test_an_incomplete_continue_still_waits_when_the_room_comes_back(
+    manager: RoomManager,
+) -> None:
+    host_id, guest_id = await identities(manager, 2)
+    room = await create(manager, host_id, GameSpec("duel", None, {}, "friends"))
+    await manager.join(room.game_id, guest_id, "Guest")
+    sockets = {host_id: connect(room, host_id), guest_id: connect(room, guest_id)}
+    await play_to_the_summary(room, sockets, seed=7)
+    await room.consent(sockets[host_id], "next_deal", None)
+    version, deals = room.version, room.deals
+    await manager.evict(room)
+    again = await manager.get(room.game_id)
+    assert again is not None and (again.deals, again.version) == (deals, version)
+    assert again.consent_kind() == "next_deal" and again.consents.agreed == {0}
+
+
 async def test_a_stored_game_with_an_old_exchange_pass_still_loads(manager: RoomManager) -> None:
     """Rows written before RULES.md 1.1 declined the bela-2p seven exchange with a ``pass``: the
     room still loads them (the pass is read as the decline), keeps its version count from the
