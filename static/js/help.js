@@ -3,7 +3,7 @@
 // the card orders with their points for the contract being played.
 import { denomText, rankLabel, suitIcon } from "./cards.js";
 import { escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 // The form's order of the options (app/web/pages.py OPTION_ORDER), and when one means nothing.
 const OPTION_ORDER = [
@@ -49,7 +49,7 @@ function shownOptions(v) {
 }
 
 function optionValue(name, value) {
-  if (name === "target") return value === "one_deal" ? t("opt.target.one_deal") : t("opt.target.points", { n: value });
+  if (name === "target") return value === "one_deal" ? t("opt.target.one_deal") : tn("count.points", value);
   if (typeof value === "boolean") return t(value ? "help.on" : "help.off");
   return t(`opt.${name}.${value}`);
 }

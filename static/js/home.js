@@ -1,6 +1,6 @@
 // Home: choose a game (variant, players, options), start it three ways, list saved games, name.
 import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const schema = JSON.parse(document.getElementById("schema").textContent);
 const form = document.getElementById("new-game");
@@ -31,7 +31,7 @@ function visible(opt, vals) {
 }
 
 function valueLabel(opt, value) {
-  if (opt.name === "target") return value === "one_deal" ? t("opt.target.one_deal") : t("opt.target.points", { n: value });
+  if (opt.name === "target") return value === "one_deal" ? t("opt.target.one_deal") : tn("count.points", value);
   return t(`opt.${opt.name}.${value}`);
 }
 

@@ -23,7 +23,7 @@ SAME_AS_ENGLISH_OK = re.compile(
     r"^(rank\.short\.[0-9JQKA]|seat\.dealer_short|term\.capot\.bela|term\.belote\.bela"
     r"|belote\.(belote|rebelote)\.(bela|classic|coinche|duel)|term\.belote\.(classic|coinche|duel)"
     r"|bid\.(double|redouble)\.(coinche|bulgarian)|term\.capot\.(classic|coinche|bulgarian)"
-    r"|term\.litige\.(classic|coinche)|bid\.capot|variant\.bela\.desc|opt\.target\.points"
+    r"|term\.litige\.(classic|coinche)|bid\.capot|variant\.bela\.desc"
     r"|result\.deal_n|sheet\.contract|table\.contract|denom\.(NT|AT)|invite\.share"
     r"|home\.options|variant\.coinche|table\.title|result\.total|seat\.partner"
     r"|term\.belote\.bulgarian|belote\.(belote|rebelote)\.bulgarian|count\.points\.(one|other)|result\.rounding\.side"
@@ -127,7 +127,7 @@ def test_language_comes_from_the_cookie_then_accept_language() -> None:
     assert negotiate("xx", "de-DE, cs;q=0.5") == "cs"
     assert negotiate(None, None) == "en"
     assert translate("fr", "nope.missing") == "nope.missing"
-    assert translate("en", "opt.target.points", n=501) == "501 points"
+    assert translate("en", "count.points.other", n=501) == "501 points"
 
 
 def test_home_is_served_in_the_browser_language_and_the_remembered_one(client: TestClient) -> None:
