@@ -4,6 +4,7 @@ the scripts that put them together (static/js)."""
 from __future__ import annotations
 
 import json
+import re
 
 from app.main import STATIC_DIR
 from app.web.i18n import LOCALES_DIR
@@ -54,3 +55,12 @@ def test_bulgarian_calls_a_trick_a_hand_never_a_bribe() -> None:
     bg = catalog("bg")
     assert [key for key, text in bg.items() if "взятк" in text.lower()] == []
     assert "ръка" in bg["settings.auto_play_help"]
+
+
+def test_romanian_speaks_to_the_player_one_way_and_names_a_deal_one_way() -> None:
+    ro = catalog("ro")
+    formal = re.compile(r"\b(dvs|dumneavoastră|vă|voastră|vedeți|apăsați|alegeți|jucați)\b", re.I)
+    assert [key for key, text in ro.items() if formal.search(text)] == []
+    # a deal is a "manșă" everywhere ("împărțirea", the dealing itself, is another word)
+    assert [key for key, text in ro.items() if re.search("împărțe(al|l)", text.lower())] == []
+    assert ro["analysis.summary.you"].startswith("Tu:")
