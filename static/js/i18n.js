@@ -22,6 +22,12 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(catalog, key);
 }
 
+/** "label:" as the page's language writes it before what it introduces ("Partie :" in French,
+ * with a non-breaking space). */
+export function colon(label) {
+  return t("punct.colon", { label });
+}
+
 const plurals = new Intl.PluralRules(lang);
 
 /** A text that counts: `key.<category>` for the page language's plural category of `n`

@@ -3,7 +3,7 @@
 // belote-record/1 file and shows it the same way.
 import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
 import { api, escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { replayAnalysis } from "./replay-analysis.js";
 import * as words from "./words.js";
 
@@ -108,7 +108,7 @@ function saysText(f) {
     } else if (a.type === "discard") {
       parts.push(about("log.discarded", who));
     } else {
-      return { html: `${escapeHTML(name)}: ${bidText(a)}`, more: extra(f) };
+      return { html: `${colon(escapeHTML(name))} ${bidText(a)}`, more: extra(f) };
     }
   }
   return { html: escapeHTML(parts.join(" ")), more: extra(f) };
@@ -224,7 +224,7 @@ function render() {
   table.append(centre(f));
 
   $("viewer-bids").innerHTML = words.bidsTable(f.bids, variant(), seatName);
-  $("viewer-contract").innerHTML = f.contract ? `${escapeHTML(t("table.contract"))}: ${contractHTML(f.contract)}` : "";
+  $("viewer-contract").innerHTML = f.contract ? `${colon(escapeHTML(t("table.contract")))} ${contractHTML(f.contract)}` : "";
   $("viewer-scores").innerHTML =
     `<p class="match-line">${sidesList().map((s) => `${escapeHTML(sideName(s))} <b>${f.scores[s]}</b>`).join(" · ")}</p>` +
     (f.reserve ? `<p class="muted small">${escapeHTML(t("score.reserve", { n: f.reserve, word: term("litige") }))}</p>` : "");
@@ -310,7 +310,7 @@ function showError(text, detail = "") {
   if (detail) {
     const more = document.createElement("span");
     more.className = "error-detail muted small";
-    more.textContent = `${t("replay.details")}: ${detail}`;
+    more.textContent = `${colon(t("replay.details"))} ${detail}`;
     box.append(document.createElement("br"), more);
   }
   box.hidden = false;

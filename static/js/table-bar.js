@@ -1,6 +1,6 @@
 // Region: the bar above the table (variant, contract, scores, buttons) and the banner under it.
 import { escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { $ } from "./table-dom.js";
 import { renderLiveBanner } from "./table-live.js";
 import { contractHTML, seatName, sideName, takenHTML, variantTerm } from "./table-names.js";
@@ -22,7 +22,7 @@ export function renderBar() {
   else target = `<span class="score-target">${escapeHTML(t("opt.target.one_deal"))}</span>`;
   const reserve = v.reserve ? `<span class="score-reserve">${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</span>` : "";
   $("scoreboard").innerHTML = `${parts.join('<span class="score-sep">·</span>')}${target}${reserve}`;
-  $("scoreboard").setAttribute("aria-label", `${t("table.score_sheet")}: ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
+  $("scoreboard").setAttribute("aria-label", `${colon(t("table.score_sheet"))} ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
   $("btn-last-trick").disabled = !lastTrick();
   const room = S.room || {};
   $("btn-invite").hidden = room.mode !== "friends";

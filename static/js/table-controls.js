@@ -2,7 +2,7 @@
 // (bids, exchange, discard, declarations, belote call, next deal, rematch).
 import { cardName, denomHTML, denomText, rankOf, suitOf } from "./cards.js";
 import { escapeHTML } from "./common.js";
-import { t, tn } from "./i18n.js";
+import { colon, t, tn } from "./i18n.js";
 import { decorateKeys } from "./keys.js";
 import { cardLabel } from "./reasons.js";
 import { setting } from "./settings.js";
@@ -246,7 +246,7 @@ function renderPlayControls(row, acts) {
   }
   if (raised) {
     row.append(
-      button(`${escapeHTML(t("declare.call"))}: ${escapeHTML(t(`belote.belote.${v.variant}`))}`, () => playCard(raised, true), {
+      button(`${colon(escapeHTML(t("declare.call")))} ${escapeHTML(t(`belote.belote.${v.variant}`))}`, () => playCard(raised, true), {
         cls: "btn primary",
         html: true,
         name: "call-belote",

@@ -2,7 +2,7 @@
 // earned), the score sheet, the last trick and the bid history.
 import { cardElement } from "./cards.js";
 import { api, escapeHTML, fillBars } from "./common.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { $, app, button, openDialog } from "./table-dom.js";
 import { awaitsMyContinue, consentButton, nextDealLine, refreshNextDealLines } from "./table-controls.js";
 import {
@@ -32,7 +32,7 @@ function dealHeadline(result) {
   if (result.thrown_in) return t("result.thrown_in");
   const parts = [`${contractHTML(result.contract)}`, `<span class="outcome ${result.outcome}">${escapeHTML(outcomeText(result))}</span>`];
   if (result.capot_side !== null && result.capot_side !== undefined) {
-    parts.push(`<span class="chip capot">${escapeHTML(variantTerm("capot"))}: ${escapeHTML(sideName(result.capot_side))}</span>`);
+    parts.push(`<span class="chip capot">${colon(escapeHTML(variantTerm("capot")))} ${escapeHTML(sideName(result.capot_side))}</span>`);
   }
   if (result.reserve) parts.push(`<span class="chip">${escapeHTML(t("score.reserve", { n: result.reserve, word: variantTerm("litige") }))}</span>`);
   if (result.reserve_paid) parts.push(`<span class="chip">${escapeHTML(about("result.reserve_paid", sideWho(result.reserve_paid_to), { points: points(result.reserve_paid) }))}</span>`);
@@ -51,7 +51,7 @@ export function showDealSummary(result) {
   U.dealSeen = result.number;
   $("dlg-deal-title").textContent = t("result.deal_n", { n: result.number + 1 });
   const decl = (result.declarations || [])
-    .map((combos, seat) => (combos.length ? `<li>${escapeHTML(seatName(seat))}: ${combos.map((c) => escapeHTML(comboText(c))).join(", ")}</li>` : ""))
+    .map((combos, seat) => (combos.length ? `<li>${colon(escapeHTML(seatName(seat)))} ${combos.map((c) => escapeHTML(comboText(c))).join(", ")}</li>` : ""))
     .join("");
   let html = `<p class="deal-headline">${dealHeadline(result)}</p>${resultRows(result)}`;
   if (decl) html += `<h3>${escapeHTML(t("result.declarations"))}</h3><ul class="decl-list">${decl}</ul>`;
@@ -61,7 +61,7 @@ export function showDealSummary(result) {
   // the duel's running score counts games won, not points
   const won = t("score.games_won");
   const total = v.variant === "duel" ? won.charAt(0).toLocaleUpperCase() + won.slice(1) : t("result.match_total");
-  html += `<p class="match-line">${escapeHTML(total)}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
+  html += `<p class="match-line">${colon(escapeHTML(total))} ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
   if (v.variant === "duel") {
     const w = result.winner_side;
     html += `<p class="winner-line">${escapeHTML(about("result.game_won_by", sideWho(w)))}</p>`;
@@ -121,7 +121,7 @@ function showMatchOver() {
   const last = v.results[v.results.length - 1];
   let html = "";
   if (last && !last.thrown_in && last.totals) html += `<p class="deal-headline">${dealHeadline(last)}</p>${resultRows(last)}${analysisLink(last.number)}`;
-  html += `<p class="match-line">${escapeHTML(t("result.match_total"))}: ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
+  html += `<p class="match-line">${colon(escapeHTML(t("result.match_total")))} ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${v.scores[s]}</b>`).join(" · ")}</p>`;
   html += reserveDiscardedLine(v);
   $("match-summary").innerHTML = html;
   showAwards($("match-summary"), 0);
@@ -175,7 +175,7 @@ function awardsBox(entry, progress) {
     if (entry.xp.win) lines.push([t("xp.win"), entry.xp.win]);
     if (entry.xp.deals) lines.push([t("xp.deals_n", { n: entry.deals_won }), entry.xp.deals]);
     if (entry.xp.tricks) lines.push([t("xp.tricks_n", { n: entry.tricks_won }), entry.xp.tricks]);
-    html += `<ul>${lines.map(([label, xp]) => `<li>${escapeHTML(label)}: <b>+${xp}</b></li>`).join("")}</ul>`;
+    html += `<ul>${lines.map(([label, xp]) => `<li><span>${escapeHTML(label)}</span> <b>+${xp}</b></li>`).join("")}</ul>`;
     html += `<p class="xp-total"><b>${escapeHTML(t("xp.total", { n: entry.xp.total }))}</b></p>`;
   }
   const up = progress.level > levelBefore ? ` <span class="level-up">${escapeHTML(t("xp.level_up", { n: progress.level }))}</span>` : "";
@@ -291,6 +291,6 @@ export function showBidsHistory() {
   const v = view();
   if (!v) return;
   $("bids-history").innerHTML =
-    bidsTable(v.bids) + (v.contract ? `<p class="contract-line">${escapeHTML(t("table.contract"))}: ${contractHTML(v.contract)}${takenHTML(v.taken, v.contract.taker)}</p>` : "");
+    bidsTable(v.bids) + (v.contract ? `<p class="contract-line">${colon(escapeHTML(t("table.contract")))} ${contractHTML(v.contract)}${takenHTML(v.taken, v.contract.taker)}</p>` : "");
   openDialog("dlg-bids");
 }

@@ -2,7 +2,7 @@
 // the contract's value, who took it, and any coinche / contra (double) or surcoinche / recontra.
 import { denomText, suitIcon } from "./cards.js";
 import { escapeHTML } from "./common.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { about } from "./words.js";
 
 const SUITS = new Set(["C", "D", "H", "S"]);
@@ -34,7 +34,7 @@ export function renderTrumpBadge(el, v, seatWho) {
   el.hidden = false;
   el.dataset.denom = denom;
   el.dataset.multiplier = String(contract.multiplier || 1);
-  const spoken = [`${t("trump.label")}: ${denomText(denom)}`, value, taker, mult].filter(Boolean).join(", ");
+  const spoken = [`${colon(t("trump.label"))} ${denomText(denom)}`, value, taker, mult].filter(Boolean).join(", ");
   el.setAttribute("aria-label", spoken);
   el.title = spoken;
   el.innerHTML =

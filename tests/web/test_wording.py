@@ -64,3 +64,30 @@ def test_romanian_speaks_to_the_player_one_way_and_names_a_deal_one_way() -> Non
     # a deal is a "manșă" everywhere ("împărțirea", the dealing itself, is another word)
     assert [key for key, text in ro.items() if re.search("împărțe(al|l)", text.lower())] == []
     assert ro["analysis.summary.you"].startswith("Tu:")
+
+
+def test_french_puts_a_space_before_its_colons_and_the_scripts_ask_the_catalog() -> None:
+    fr = catalog("fr")
+    for key, text in fr.items():
+        for match in re.finditer(r"(?<=.)[:;!?](?=\s|$)", text):
+            assert text[match.start() - 1] in " \u00a0\u202f", f"fr: {key}: {text!r}"
+    assert fr["punct.colon"] == "{label}\u00a0:"
+    # a label joined to what follows by a colon written in the script would be English
+    # typography in every language ("Partie: Nous 112"): the scripts use colon() instead
+    for path in sorted((STATIC_DIR / "js").glob("*.js")):
+        code = "\n".join(
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if not line.lstrip().startswith(("//", "*", "/*"))
+        )
+        assert re.findall(r"\)\}: ", code) == [], path.name
+
+
+def test_xp_lines_have_one_colon_at_most() -> None:
+    # "Tricks won: 3: +3": a line's label may hold a colon of its own, so the points are set
+    # apart by the layout, never by another colon
+    dialogs = script("table-dialogs.js")
+    assert "${escapeHTML(label)}</span> <b>+${xp}</b>" in dialogs
+    for language in ("en", "fr", "bg", "hr", "ro", "ru", "cs"):
+        for key in ("xp.deals_n", "xp.tricks_n"):
+            assert catalog(language)[key].count(":") <= 1
