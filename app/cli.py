@@ -12,6 +12,7 @@ must define ``register(subparsers)`` and may add several subcommands:
 - ``app.bench``       the developer tools under ``atout bench`` (``engine``, ``load``,
   ``publish``, ``tune``)
 - ``app.web.schema``  ``atout schema`` (the protocol's JSON Schema, docs/schema)
+- ``app.persistence.backup``  ``atout backup`` and ``atout restore``
 
 The dependency goes one way: this module imports the plugins, no product package imports it.
 
@@ -42,6 +43,7 @@ PLUGIN_MODULES: tuple[str, ...] = (
     "app.bots.cli",
     "app.bench",
     "app.web.schema",
+    "app.persistence.backup",
 )
 
 
