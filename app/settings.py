@@ -111,18 +111,6 @@ class Settings(BaseSettings):
         description="A bearer token that opens /metrics and /api/stats from anywhere "
         "(Authorization: Bearer ...). Empty: only requests from this machine may read them.",
     )
-    public_fill_seconds: float = Field(
-        default=60.0,
-        ge=0.0,
-        le=3600.0,
-        description="Public tables: a table still waiting for players this long after it was "
-        "listed (and with a player at it) starts with computer players in its free seats.",
-    )
-    public_tables_per_hour: int = Field(
-        default=10,
-        ge=1,
-        description="Public tables one browser may create in an hour (quick play included).",
-    )
     clock_seconds: float | None = Field(
         default=None,
         gt=0,
@@ -191,51 +179,6 @@ class Settings(BaseSettings):
         description="PostgreSQL: the folder holding pg_dump, pg_restore and psql (e.g. "
         "/usr/lib/postgresql/16/bin). Empty: they are looked for on PATH.",
     )
-
-    pg_statement_timeout_seconds: float = Field(
-        default=30.0,
-        ge=1.0,
-        le=3600.0,
-        description="PostgreSQL: no statement of the server runs or waits for longer than "
-        "this (statement_timeout; docs/scaling.md).",
-    )
-    test_hooks: bool = Field(
-        default=False,
-        description="Tests only: SIGUSR1 makes the process freeze itself (SIGSTOP) inside its "
-        "next fenced write's transaction, after the lease rows are locked (docs/scaling.md).",
-    )
-
-    tournament_daily: Annotated[list[str], NoDecode] = Field(
-        default_factory=list,
-        description="Automatic daily robot duplicate events (docs/tournaments.md), "
-        "comma-separated: a variant, or variant:players (e.g. classic,coinche,bela:3). Each "
-        "gets one event a day, from 00:00 UTC for 24 hours. Empty (the default): none.",
-    )
-    tournament_boards: int = Field(
-        default=8, ge=1, le=32, description="Boards of each automatic daily event."
-    )
-    tournament_level: str = Field(
-        default="hard",
-        description="The house computer players' level of the automatic daily events "
-        "(easy, medium or hard).",
-    )
-    tournament_tick_seconds: float = Field(
-        default=60.0,
-        gt=0,
-        description="How often the server creates the daily events and plays the datum "
-        "tables that are missing.",
-    )
-
-    @field_validator("tournament_daily", mode="before")
-    @classmethod
-    def _split_daily(cls, value: Any) -> Any:
-        """A comma-separated string or a JSON list of variants (``variant[:players]``)."""
-        if isinstance(value, str):
-            text = value.strip()
-            value = json.loads(text) if text.startswith("[") else text.split(",")
-        if isinstance(value, list | tuple):
-            return [str(item).strip() for item in value if str(item).strip()]
-        return value
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
