@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from app.main import STATIC_DIR
 from app.web.i18n import LOCALES_DIR
 
@@ -91,3 +93,46 @@ def test_xp_lines_have_one_colon_at_most() -> None:
     for language in ("en", "fr", "bg", "hr", "ro", "ru", "cs"):
         for key in ("xp.deals_n", "xp.tricks_n"):
             assert catalog(language)[key].count(":") <= 1
+
+
+CONTRACT_KEYS = ("table.contract", "sheet.contract")
+
+
+def test_words_a_native_speaker_would_write() -> None:
+    hr, cs, bg = catalog("hr"), catalog("cs"), catalog("bg")
+    ro, ru, en = catalog("ro"), catalog("ru"), catalog("en")
+    # Croatian: a replay is not "Repeat!", the contract has one name, 32 is "sve 32 karte"
+    assert hr["history.replay"] != "Ponovi"
+    assert {hr[k] for k in CONTRACT_KEYS} == {"Adut"}
+    assert hr["analysis.contract.you"].startswith("Adut")
+    assert "Podijeli se svih" not in hr["rules.duel.deal"]
+    # Czech: the contract is the "hra", the taker is not "Berucí", a deal is a "rozdání"
+    assert not [k for k, v in cs.items() if re.search(r"závaz|berucí", v, re.I)]
+    assert {cs[k] for k in CONTRACT_KEYS} == {"Hra"}
+    assert "kol" not in cs["xp.deal"] and "kol" not in cs["xp.deals_n"]
+    # Bulgarian: players say "игра", never "договор"; the local game's button
+    assert not [k for k, v in bg.items() if "договор" in v.lower()]
+    assert {bg[k] for k in CONTRACT_KEYS} == {"Игра"}
+    assert bg["mode.local.start"] != "Започни местна игра"
+    # Romanian: "Limbă", a dealer badge a player reads, the emote, belot
+    assert ro["lang.label"] == "Limbă"
+    assert ro["seat.dealer_short"] != "Î"
+    assert ro["chat.emote.thumbs_up"] != "Degetul mare"
+    assert not [k for k, v in ro.items() if "belote și rebelote" in v]
+    # Russian: the duel has one name
+    assert not [k for k, v in ru.items() if "белоте с другом" in v]
+    # English: no capital inside the title
+    assert not en["rules.title"].startswith("Rules of")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "bg", "hr", "ro", "ru", "cs"])
+def test_the_keyboard_help_explains_the_english_letters(language: str) -> None:
+    # the keys are the same letters on every page (C D H S N A P X): the help says what they are
+    text = catalog(language)["help.keys_text"]
+    for letter_and_suit in ("C ♣", "D ♦", "H ♥", "S ♠"):
+        assert letter_and_suit in text
+    for letter in ("N ", "A ", "P ", "X "):
+        assert letter in text
+    keys = script("keys.js")
+    assert 'SUIT_KEYS = { C: "C", D: "D", H: "H", S: "S", NT: "N", AT: "A" }' in keys
+    assert 'pass: "P"' in keys and 'double: "X"' in keys
