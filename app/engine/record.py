@@ -11,6 +11,7 @@ from typing import Any
 
 from .actions import action_from_json, action_to_json
 from .cards import format_card, parse_card
+from .claims import mark_claim
 from .errors import IllegalAction, InvalidAction
 from .game import apply, new_match, result_json, start_deal
 from .state import Event, Phase, State
@@ -18,9 +19,10 @@ from .variants import VARIANTS, get_rules
 
 FORMAT = "belote-record/1"
 
-# Who played an action for its seat (RULES.md §12): the seat's stand-in (D-22), or the server,
-# playing the seat's only legal action (D-23). Absent: the seat's own player (or bot).
-BY = ("stand_in", "auto")
+# Who played an action for its seat (RULES.md §12): the seat's stand-in (D-22), the server
+# playing the seat's only legal action (D-23), or the server playing out a valid claim (D-24,
+# §15). Absent: the seat's own player (or bot).
+BY = ("stand_in", "auto", "claim")
 
 # ``(deal index, action index) -> by`` of the actions that carry a ``by``
 ByMap = Mapping[tuple[int, int], str]
@@ -284,12 +286,22 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
             # the seven's holder may exchange out of turn before the play (RULES.md §14)
             if seat != state.to_act and data["type"] != "exchange":
                 raise RecordRuleError(i, j, f"seat {seat} is not to act (seat {state.to_act} is)")
+            claimed: list[Event] = []
+            if (
+                data.get("by") == "claim"
+                and state.claimer < 0
+                and state.phase is Phase.PLAY
+                and not state.trick
+            ):
+                # the first play of a claim's play-out: the claim is made just before it (its
+                # cards shown, as at the table), unchecked: replay checks the plays (§15)
+                state, claimed = mark_claim(state, state.to_act)
             try:
                 # ``by`` never changes what is legal: checked exactly as without it
                 state, events = apply(state, action_from_json(_without_by(data)), seat)
             except (IllegalAction, InvalidAction) as exc:
                 raise RecordRuleError(i, j, f"seat {seat}: {exc}") from None
-            yield Step(i, j, seat, state, events, data.get("by")), state
+            yield Step(i, j, seat, state, claimed + events, data.get("by")), state
 
 
 def summary(state: State) -> dict[str, Any]:

@@ -198,6 +198,7 @@ class State:
     belote_seats: tuple[int, ...]  # seats that completed belote, one entry per pair
     belote_cards: int  # the kings and queens that can make belote in the contract (0 before)
     decl_sides: tuple[int | None, int | None]  # after trick 1: sides scoring sequences, carrés
+    claimer: int  # the seat whose claim of the remaining tricks is being played out, or -1
     actions: tuple[tuple[int, Action], ...]
     bid_count: int  # how many of ``actions`` belong to the auction (once the contract is set)
     flags: PlayFlags | None  # the contract's play flags and card points, set with the contract

@@ -10,6 +10,7 @@ from typing import Any
 
 from .actions import Bid, Double, Pass, Redouble, action_to_json
 from .cards import format_card, format_mask
+from .claims import can_claim, claim_json
 from .declarations import public_combo
 from .game import current_player, legal_actions, out_of_turn_actions, result_json
 from .state import Phase, State
@@ -130,6 +131,7 @@ def _common_view(
         "reserve_discarded": state.reserve_discarded,
         "results": results,
         "winner": state.winner,
+        "claim": claim_json(state),
     }
     view.update(rules.view_fields(state))
     return view
@@ -197,7 +199,8 @@ def seat_fields(
 ) -> dict[str, Any]:
     """The fields a seat's view adds to the common one: ``seat``, its ``hand``, its ``legal``
     actions (on its turn; else what it may do out of turn, ``out_of_turn_actions``: the bela-2p
-    seven exchange while the leader thinks), and ``discard`` (always present, so that a seat view's fields are the same all
+    seven exchange while the leader thinks), ``can_claim`` (it may claim every remaining trick
+    now, RULES.md §15: ``claims.can_claim``), and ``discard`` (always present, so that a seat view's fields are the same all
     game long: the bela-3p taker's own discards, else None).
 
     ``previous``: a state and this seat's fields in it; they are returned as they are when
@@ -225,6 +228,7 @@ def seat_fields(
             if to_act == seat
             else [action_to_json(a) for a in out_of_turn_actions(state, seat)]
         ),
+        "can_claim": to_act == seat and can_claim(state, seat),
         "discard": (
             format_mask(state.discard)
             if state.discard and state.contract is not None and state.contract.taker == seat

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .. import declarations as decl
 from ..actions import Action
@@ -79,6 +79,15 @@ _KINGS_QUEENS = tuple(
     for suits in range(16)
 )
 _POINTS = {t: points_table(t) for t in range(6)}
+
+
+class ClaimLayout(NamedTuple):
+    """What the claim check (claims.py, RULES.md §15) must know of a variant's layout, as a
+    seat's view shows it. By default every unplayed card it cannot see lies in another hand."""
+
+    blocked: bool = False  # the claimer holds cards he cannot lead (a duel face-down card)
+    open_hands: tuple[int, ...] | None = None  # every seat's hand, when all lie face up
+    later: frozenset[int] = frozenset()  # seats to whose hand hidden cards may still come
 
 
 class Rules(ABC):
@@ -150,6 +159,7 @@ class Rules(ABC):
             "belote_cards": 0,
             "decl_sides": (None, None),
             "_legal": None,
+            "claimer": -1,
             "actions": (),
             "bid_count": 0,
             "flags": None,
@@ -366,6 +376,10 @@ class Rules(ABC):
         return False
 
     # ----- the view ------------------------------------------------------------
+    def claim_layout(self, view: dict[str, Any], seat: int) -> ClaimLayout:
+        """The layout the claim check of ``seat`` reads from its ``view`` (``ClaimLayout``)."""
+        return ClaimLayout()
+
     def view_fields(self, state: State) -> dict[str, Any]:
         """The variant's own public fields of the common view (views.py), after the shared
         ones; the same keys all game long."""

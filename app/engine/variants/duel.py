@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..actions import PASS, Action, Bid, Pass
-from ..cards import format_card
+from ..cards import format_card, parse_card
 from ..errors import IllegalAction
 from ..play import PlayFlags
 from ..scoring import FAILED, MADE, DealFacts, DealScore, ScoreWork
 from ..state import Contract, Event, State, Trick
-from .base import DENOM_TRUMP, SUIT_NAMES, Rules
+from .base import DENOM_TRUMP, SUIT_NAMES, ClaimLayout, Rules
 
 MAKE = 82  # §6.4: the taker makes the deal with at least 82
 FAILED_POINTS = 162  # what a failed taker gives the defender
@@ -97,6 +97,18 @@ class DuelRules(Rules):
     # ----- the view: each pile's face-up card, and whether a card lies face down --------
     def view_fields(self, state: State) -> dict[str, Any]:
         return {"piles": [_piles(state, s) for s in range(2)]}
+
+    def claim_layout(self, view: dict[str, Any], seat: int) -> ClaimLayout:
+        """Both hands lie face up; a face-down card joins its owner's hand once freed, so a
+        claimer with one left cannot claim (RULES.md §15), and the other seat may still
+        receive any card neither sees."""
+        piles = view.get("piles") or [[], []]
+        hands = tuple(
+            sum(1 << parse_card(p["up"]) for p in piles[s] if p.get("up")) for s in range(2)
+        )
+        down = [any(p.get("down") for p in piles[s]) for s in range(2)]
+        later = frozenset(s for s in range(2) if s != seat and down[s])
+        return ClaimLayout(blocked=down[seat], open_hands=hands, later=later)
 
     # ----- scoring: each deal is a game of its own (§6.4, §14 Match end) ----------------
     @classmethod
