@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -201,6 +201,23 @@ def results_of_game(
         query = query.where(PlayerResult.identity_id == identity_id)
     rows = (session.execute(query.order_by(PlayerResult.part, PlayerResult.seat))).scalars().all()
     return [_result_row(r) for r in rows]
+
+
+def xp_earned_after(session: Session, identity_id: int, result: ResultRow) -> int:
+    """The XP ``identity_id`` earned in the results stored after ``result`` (later matches, and
+    the later games of the same duel)."""
+    later = or_(
+        PlayerResult.created_at > result.created_at,
+        and_(
+            PlayerResult.created_at == result.created_at,
+            PlayerResult.game_id == result.game_id,
+            PlayerResult.part > result.part,
+        ),
+    )
+    total = session.execute(
+        select(func.sum(PlayerResult.xp)).where(PlayerResult.identity_id == identity_id, later)
+    ).scalar()
+    return int(total or 0)
 
 
 def mode_totals(session: Session, identity_id: int) -> dict[str, dict[str, int]]:

@@ -135,14 +135,19 @@ def history_json(session: Session, identity_id: int) -> list[dict[str, Any]]:
 
 
 def awards_json(session: Session, game_id: str, identity_id: int) -> dict[str, Any]:
-    """What this browser earned in a game (match end screen), and its level progress."""
+    """What this browser earned in a game (match end screen): each part with the level before
+    it and the progress right after it; ``progress`` is today's."""
     results = store.results_of_game(session, game_id, identity_id)
     row = store.profile(session, identity_id)
     xp = row.xp if row is not None else 0
     out = []
     for r in results:
-        # the level before this part: right when asked as the game ends (nothing since)
-        later = sum(o.xp for o in results if o.part >= r.part)
+        # the XP right after this part: today's, less what was earned since (a match reopened
+        # days later shows the level it left, and "level up" only where it made one)
+        if r.created_at is not None:
+            after = max(0, xp - store.xp_earned_after(session, identity_id, r))
+        else:
+            after = max(0, xp - sum(o.xp for o in results if o.part > r.part))
         out.append(
             {
                 "part": r.part,
@@ -154,7 +159,8 @@ def awards_json(session: Session, game_id: str, identity_id: int) -> dict[str, A
                 "deals_won": r.deals_won,
                 "tricks_won": r.tricks_won,
                 "xp": r.xp_detail,
-                "level_before": level_for(max(0, xp - later)),
+                "level_before": level_for(max(0, after - r.xp)),
+                "progress": progress(after).as_json(),
                 "rating_before": r.rating_before,
                 "rating_after": r.rating_after,
             }

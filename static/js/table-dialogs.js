@@ -156,7 +156,8 @@ async function showAwards(box, part) {
   }
   if (!box.isConnected) return;
   box.querySelector(".xp-box")?.remove();
-  box.append(awardsBox(entry, AWARDS.data.progress));
+  // the level as this match left it (a match reopened later: not today's level)
+  box.append(awardsBox(entry, entry.progress || AWARDS.data.progress));
 }
 
 function awardsBox(entry, progress) {

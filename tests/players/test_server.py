@@ -324,3 +324,27 @@ async def test_an_imported_record_keeps_the_computer_seats_as_computers(module_s
         other["meta"] = meta
         status, frames = await Browser(module_server).post("/api/replay", other)
         assert status == 200 and "game" not in frames, meta
+
+
+async def test_a_match_reopened_later_shows_the_level_it_left(module_server) -> None:
+    # "+15 XP … Level 4 · 87 XP — Level up: level 4!" on a match that took the player from 0
+    # to 15 XP: each result carries the progress right after it, not today's
+    me = await Browser.new(module_server)
+    first = await me.create(variant="classic", options={"target": "one_deal"}, mode="computer")
+    sock = await me.connect(first)
+    await play_to_the_end(module_server, [sock], "classic", "first")
+    second = await me.create(variant="classic", options={"target": "one_deal"}, mode="computer")
+    sock = await me.connect(second)
+    await play_to_the_end(module_server, [sock], "classic", "second")
+
+    status, old = await me.get(f"/api/games/{first}/awards")
+    assert status == 200
+    [result] = old["results"]
+    earned = result["xp"]["total"]
+    assert result["level_before"] == 1
+    assert result["progress"]["xp"] == earned  # from 0 to what this match earned
+    assert old["progress"]["xp"] > earned  # today's, after the second match
+    status, new = await me.get(f"/api/games/{second}/awards")
+    [latest] = new["results"]
+    assert latest["progress"] == new["progress"]
+    assert latest["level_before"] == result["progress"]["level"]
