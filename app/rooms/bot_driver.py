@@ -14,6 +14,15 @@ Two more players go the same way, for a human seat:
   connection whose ``auto_play`` is on gets it played after ``auto_play_seconds``, marked
   ``"by": "auto"``. Never for a seat with a choice.
 
+Claims (RULES.md §15, D-24): a bot, or the stand-in of a seat it plays, that may claim every
+remaining trick (``app.engine.claims.can_claim``, on its seat's view) claims instead of
+choosing a card. Once a claim is made (by a player or a bot: ``State.claimer``), the driver
+plays the deal out, one card per command at ``CLAIM_PACE_SECONDS`` at most, each action marked
+``"by": "claim"``: the claimer's cards in the order that proved the claim, every other seat's
+lowest-ranked legal card (``claims.claim_action``). A restart in the middle of it goes on from
+the replayed state, whose claim the record's ``by`` marks. A claim is never made for a human
+seat by forced play.
+
 One move is made out of turn: in bela for two, the holder of the trump seven may exchange it
 while the leader thinks, before the first declare or play (RULES.md §5.4, §14). A bot or
 stand-in holder exchanges at once, without the bots' delay, as every level does (the
@@ -44,6 +53,7 @@ from app.engine import (
     out_of_turn_actions,
     seat_view,
 )
+from app.engine.claims import can_claim, claim_action
 from app.logging import game_fields
 from app.rooms.model import Status, owner
 
@@ -55,6 +65,7 @@ log = logging.getLogger("atout.rooms")
 BOT_THINK_SECONDS = 12.0  # the hard level thinks for well under a second here
 EXCHANGE_WAIT_SECONDS = 4.0  # a bot's lead waits this long while a human may exchange
 
+CLAIM_PACE_SECONDS = 0.35  # at most this long between two cards of a claim's play-out
 
 class BotDriver:
     def __init__(self, room: Room) -> None:
@@ -80,6 +91,8 @@ class BotDriver:
         if room.is_paused():
             return None
         early = self.out_of_turn(state)
+        if state.claimer >= 0:
+            return seat, "claim"  # a claim's play-out, whoever's seat it is
         if early is not None:
             return early
         kind = room.seats[seat].kind
@@ -200,7 +213,18 @@ class BotDriver:
         state = room.state
         if state is None or room.version != version or self.to_act() != turn:
             return
-        if early:
+        if by == "claim":
+            delay = min(delay, CLAIM_PACE_SECONDS)
+        claims = by != "auto" and by != "claim" and not early and can_claim(state, seat)
+        if claims:  # a bot, or a stand-in, claims the rest when it may (RULES.md §15)
+            async with room.lock:
+                if room.closed or room.version != version or self.to_act() != turn:
+                    return
+                await room.execute_claim(seat, version, None, None)
+            return
+        if by == "claim":
+            action: Action = claim_action(state)
+        elif early:
             action = out_of_turn_actions(state, seat)[0]
         elif by == "auto":
             action = legal_actions(state)[0]

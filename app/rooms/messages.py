@@ -265,7 +265,7 @@ SeatNo = Annotated[StrictInt, Field(ge=0, le=3)]
 Side = Annotated[StrictInt, Field(ge=0, le=3)]
 Count = Annotated[StrictInt, Field(ge=0)]
 Obj = dict[str, Any]
-By = Literal["stand_in", "auto"]  # who played an action for its seat (RULES.md §12)
+By = Literal["stand_in", "auto", "claim"]  # who played an action for its seat (RULES.md §12)
 Level = Literal["easy", "medium", "hard"]
 Variant = Literal["classic", "coinche", "bulgarian", "bela", "duel"]
 OptionValue = StrictBool | StrictInt | StrictStr
@@ -466,6 +466,14 @@ class SpectatorView(_Out):
     dealer: SeatNo
     to_act: SeatNo | None = Field(description="the seat to act, null when nobody is")
     hand_counts: list[Count] = Field(description="per seat: how many cards it holds")
+class ClaimModel(_Out):
+    """A claim of every remaining trick being played out (RULES.md §15): the claimer and the
+    cards he has left, shown to everyone."""
+
+    seat: SeatNo
+    cards: list[Card]
+
+
     bids: list[BidEntry] = Field(description="the auction of this deal so far, in order")
     contract: ContractModel | None
     upcard: Card | None = Field(description="the face-up card of the auction, if any")
@@ -502,6 +510,9 @@ class _DuelFields(_Out):
     piles: list[list[PileModel]] = Field(description="per seat: its eight table piles")
 
 
+    claim: ClaimModel | None = Field(
+        description="a claim of the remaining tricks being played out (RULES.md §15), or null"
+    )
 class _SeatFields(_Out):
     seat: SeatNo = Field(description="the seat this view is for")
     hand: list[Card] = Field(description="the cards this seat holds")
@@ -521,6 +532,9 @@ class DuelSpectatorView(SpectatorView, _DuelFields):
 
 class SeatView(SpectatorView, _SeatFields):
     """A seat's view: the common one plus its hand and its legal actions."""
+    can_claim: StrictBool = Field(
+        description="this seat may claim every remaining trick now (RULES.md §15): send claim"
+    )
 
 
 class BelaSeatView(BelaSpectatorView, _SeatFields):
@@ -719,6 +733,16 @@ class TrickWonEvent(_Out):
 @event
 class RevealedEvent(_Out):
     """Duel: the face-down card of a pile turned up."""
+@event
+class ClaimedEvent(_Out):
+    """A valid claim (RULES.md §15): the claimer's remaining cards, shown to everyone; the
+    server plays the deal out (``card_played`` with ``by``: ``claim``)."""
+
+    type: Literal["claimed"]
+    seat: SeatNo
+    cards: list[Card]
+
+
 
     type: Literal["revealed"]
     seat: SeatNo
@@ -897,6 +921,9 @@ class AckOut(_Out):
     version: Annotated[StrictInt, Field(ge=0)]
 
 
+    "claim_not_certain",
+    "not_your_lead",
+    "claimed",
 @outgoing
 class StateOut(_Out):
     """The whole picture: on connect, on a resume that cannot be served by updates, after a

@@ -53,6 +53,8 @@ from app.engine import (
     start_deal,
     stored_options,
 )
+from app.engine.claims import claim as check_claim
+from app.engine.claims import claim_action, mark_claim
 from app.engine.record import (
     FORMAT,
     RecordRuleError,
@@ -622,7 +624,49 @@ class Room:
         action_json = action_to_json(action)
         if by is not None:
             action_json["by"] = by
-            events = _mark_events(events, by, action, seat)
+    async def claim(
+        self, listener: Listener, msg_id: str, version: int, seat: int | None = None
+    ) -> None:
+        """``claim`` (docs/protocol.md): the player about to lead claims every remaining trick
+        (RULES.md §15). A claim its seat's view cannot prove is refused (``claim_not_certain``):
+        nothing changes and nothing is shown. A valid one shows the claimer's cards to the table
+        (the ``claimed`` event) with its first card, and the bot driver plays the rest out."""
+        async with self.lock:
+            self._check_open()
+            try:
+                actor = self._seat_for(listener, seat)
+                known = self.client_ids.get(f"{actor}:{msg_id}")
+                if known is not None:  # the same id again: applied once, acknowledged again
+                    self.send(listener, out.ack(msg_id, known))
+                    return
+                await self.execute_claim(actor, version, msg_id, listener)
+            except CommandError as exc:
+                self.send(listener, out.error(exc.code, exc.message, msg_id, exc.reason))
+                if exc.code == "stale_version":
+                    self.publisher.send_state(listener)
+
+    async def execute_claim(
+        self, seat: int, version: int, client_id: str | None, sender: Listener | None
+    ) -> None:
+        """Claim for ``seat`` (its player, its stand-in or a bot; the caller holds the lock):
+        checked on the seat's view, then its first card played, marked ``"by": "claim"``."""
+        state = self.state
+        if self.status == WAITING or state is None:
+            raise CommandError("not_allowed", "the game has not started: waiting for players")
+        if version != self.version:
+            raise CommandError(
+                "stale_version", f"you are at version {version}, the game is at {self.version}"
+            )
+        if self.is_paused():
+            raise CommandError("paused", "waiting for every player to be connected")
+        try:
+            claimed, _ = check_claim(state, seat)
+        except IllegalAction as exc:
+            code = (exc.reason or {}).get("code", "claim_not_certain")
+            raise CommandError(code, str(exc), exc.reason) from None
+        await self.execute(seat, claim_action(claimed), version, client_id, sender, by="claim")
+
+            events = claimed + _mark_events(events, by, action, seat)
         row = repo.ActionRow(self.seq, self.deals - 1, seat, action_json, client_id)
         by_key = (len(state.logs), len(state.actions))
         next_deal: tuple[State, list[Event]] | None = None
@@ -649,6 +693,12 @@ class Room:
         work: Any = repo.record_step(self.game_id, [row], deals, **values)
         cleared = self.live.cleared_seats(seat, by)
         if cleared:  # the player acts: the stand-in gives the seat back, in the same transaction
+        claimed: list[Event] = []
+        if state.claimer >= 0 and by != "claim":
+            raise CommandError("claimed", "the rest of the deal is being played out after a claim")
+        if by == "claim" and state.claimer < 0:
+            # a claim ``execute_claim`` found valid: made together with its first card
+            state, claimed = mark_claim(state, seat)
             work = then(repo.save_seats(self.game_id, cleared), work)
         # a match (or a duel game) ends: XP and ratings are written in the same transaction
         awards = self.services.awards

@@ -95,6 +95,18 @@ class ActionMessage(_Strict):
 
 
 @incoming
+class ClaimMessage(_Strict):
+    """Claim every remaining trick (RULES.md §15), on your lead when the view's ``can_claim``
+    is true; ``seat`` as for ``action``. Refused with ``claim_not_certain`` when your view
+    cannot prove it: nothing changes."""
+
+    type: Literal["claim"]
+    id: ClientId
+    version: Version
+    seat: SeatNo | None = None
+
+
+@incoming
 class ResumeMessage(_Strict):
     """I have everything up to ``version``: the missed updates, or a state."""
 

@@ -37,6 +37,7 @@ from app.web.messages import (
     ChatSettingsMessage,
     ConsentMessage,
     FreeSeatMessage,
+    ClaimMessage,
     HintMessage,
     LeaveMessage,
     PingMessage,
@@ -338,3 +339,5 @@ async def _dispatch(
         await room.say(conn, msg.kind, msg.text, msg.id)
     elif isinstance(msg, ChatSettingsMessage):
         await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)
+    elif isinstance(msg, ClaimMessage):
+        await room.claim(conn, msg.id, msg.version, msg.seat)
