@@ -33,11 +33,36 @@ class RecordSchemaError(ValueError):
 
 
 class RecordRuleError(ValueError):
-    """The record breaks a rule at a deal and an action (CLI exit 1)."""
+    """The record breaks a rule at a deal and an action (CLI exit 1), both counted from 0.
 
-    def __init__(self, deal: int, action: int, rule: str):
+    ``rule`` is the one-line English reason; ``code`` and ``params`` say the same as data for
+    a page to put in its own words: ``dealer`` (``expected``), ``match_over``, ``unfinished``,
+    ``deal_over``, ``not_to_act`` (``seat``, ``to_act``), ``invalid_action`` (``seat``) and
+    ``illegal`` (``seat``, ``type``: the action's, ``reason``: the ``IllegalAction.reason``,
+    or None when its message alone names the rule).
+    """
+
+    def __init__(
+        self,
+        deal: int,
+        action: int,
+        rule: str,
+        code: str = "illegal",
+        params: dict[str, Any] | None = None,
+    ):
         self.deal, self.action, self.rule = deal, action, rule
+        self.code, self.params = code, dict(params or {})
         super().__init__(f"deal {deal}, action {action}: {rule}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The error as data: ``{"deal", "action", "rule", "code", **params}``."""
+        return {
+            "deal": self.deal,
+            "action": self.action,
+            "rule": self.rule,
+            "code": self.code,
+            **self.params,
+        }
 
 
 def in_deal(state: State) -> bool:
@@ -255,7 +280,13 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
         deck = [parse_card(c) for c in deal["deck"]]
         if state is None:
             if deal["dealer"] != record["first_dealer"]:
-                raise RecordRuleError(i, 0, f"dealer must be {record['first_dealer']}")
+                raise RecordRuleError(
+                    i,
+                    0,
+                    f"dealer must be {record['first_dealer']}",
+                    "dealer",
+                    {"expected": record["first_dealer"]},
+                )
             state = new_match(
                 record["variant"],
                 record["players"],
@@ -267,25 +298,35 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
             # a fault of a whole deal is named at its first action (an unfinished deal: at
             # the first action it lacks)
             if state.phase is Phase.MATCH_OVER:
-                raise RecordRuleError(i, 0, "the match is already over")
+                raise RecordRuleError(i, 0, "the match is already over", "match_over")
             if state.phase is not Phase.DEAL_OVER:
                 missing = len(deals[i - 1]["actions"])
-                raise RecordRuleError(i - 1, missing, "the deal is unfinished but another follows")
+                raise RecordRuleError(
+                    i - 1, missing, "the deal is unfinished but another follows", "unfinished"
+                )
             expected = (state.dealer + 1) % state.rules.players
             if deal["dealer"] != expected:
-                raise RecordRuleError(i, 0, f"dealer must be {expected}")
+                raise RecordRuleError(
+                    i, 0, f"dealer must be {expected}", "dealer", {"expected": expected}
+                )
             state, _ = start_deal(state, deck=deck)
         yield None, state
         for j, data in enumerate(deal["actions"]):
             if not in_deal(state):
-                raise RecordRuleError(i, j, "the deal is over")
+                raise RecordRuleError(i, j, "the deal is over", "deal_over")
             seat = data["seat"]
             if is_old_exchange_pass(state, seat, data):
                 state = _declined(state)  # read, and not written again (RULES.md §12)
                 continue
             # the seven's holder may exchange out of turn before the play (RULES.md §14)
             if seat != state.to_act and data["type"] != "exchange":
-                raise RecordRuleError(i, j, f"seat {seat} is not to act (seat {state.to_act} is)")
+                raise RecordRuleError(
+                    i,
+                    j,
+                    f"seat {seat} is not to act (seat {state.to_act} is)",
+                    "not_to_act",
+                    {"seat": seat, "to_act": state.to_act},
+                )
             claimed: list[Event] = []
             if (
                 data.get("by") == "claim"
@@ -299,8 +340,13 @@ def replayed_states(record: Any) -> Iterator[tuple[Step | None, State]]:
             try:
                 # ``by`` never changes what is legal: checked exactly as without it
                 state, events = apply(state, action_from_json(_without_by(data)), seat)
-            except (IllegalAction, InvalidAction) as exc:
-                raise RecordRuleError(i, j, f"seat {seat}: {exc}") from None
+            except IllegalAction as exc:
+                params = {"seat": seat, "type": data["type"], "reason": exc.reason}
+                raise RecordRuleError(i, j, f"seat {seat}: {exc}", "illegal", params) from None
+            except InvalidAction as exc:
+                raise RecordRuleError(
+                    i, j, f"seat {seat}: {exc}", "invalid_action", {"seat": seat}
+                ) from None
             yield Step(i, j, seat, state, claimed + events, data.get("by")), state
 
 

@@ -52,9 +52,11 @@ FIELD_ERRORS = {
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str):
+    """An error answer; ``data`` (optional) is more of it as data, beside code and message."""
+
+    def __init__(self, status: int, code: str, message: str, data: dict[str, Any] | None = None):
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.data = status, code, message, data
 
 
 def _from_command(exc: CommandError) -> ApiError:
@@ -237,9 +239,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         metrics.ERRORS.labels(code=exc.code, transport="http").inc()
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+        body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if exc.data is not None:
+            body.update(exc.data)
+        return JSONResponse({"error": body}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Any:

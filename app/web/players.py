@@ -201,7 +201,10 @@ async def replay_import(request: Request, session: SessionDep) -> dict[str, Any]
         raise ApiError(422, "invalid_record", f"a record has at most {MAX_RECORD_DEALS} deals")
     try:
         frames = await asyncio.to_thread(replay_frames, record)
-    except (RecordSchemaError, RecordRuleError) as exc:
+    except RecordRuleError as exc:
+        # the deal, the action and the rule as data: the page says them in its language
+        raise ApiError(422, "invalid_record", str(exc)[:300], {"record": exc.as_json()}) from None
+    except RecordSchemaError as exc:
         raise ApiError(422, "invalid_record", str(exc)[:300]) from None
     seats = seats_in_meta(record, frames["players"]) or await _stored_seats(
         session, game_id_in_meta(record), frames["players"]

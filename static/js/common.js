@@ -84,6 +84,7 @@ export async function api(path, { method = "GET", body } = {}) {
     const error = new Error(message);
     error.status = response.status;
     error.code = (data && data.error && data.error.code) || null;
+    error.data = (data && data.error) || null; // the error's own data, beside code and message
     throw error;
   }
   return data;

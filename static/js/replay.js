@@ -1,9 +1,9 @@
 // The replay viewer: steps through the frames the server replayed with the engine
 // (app/players/frames.py): every deal, bid and trick, forward and back. Also imports a
 // belote-record/1 file and shows it the same way.
-import { cardElement, cardName, denomHTML, sortHand } from "./cards.js";
+import { cardElement, cardName, denomHTML, sortHand, suitName } from "./cards.js";
 import { api, escapeHTML } from "./common.js";
-import { colon, t } from "./i18n.js";
+import { colon, has, t } from "./i18n.js";
 import { replayAnalysis } from "./replay-analysis.js";
 import * as words from "./words.js";
 
@@ -303,18 +303,43 @@ document.addEventListener("keydown", (event) => {
 // ----------------------------------------------------------------------------- loading
 
 /** An error in the page's language; `detail` (the server's own words, for a bug report) goes on
- * a second line after "Details:". */
-function showError(text, detail = "") {
+ * a second line after `label` ("Details:"). */
+function showError(text, detail = "", label = t("replay.details")) {
   const box = $("replay-error");
   box.replaceChildren(text);
   if (detail) {
     const more = document.createElement("span");
     more.className = "error-detail muted small";
-    more.textContent = `${colon(t("replay.details"))} ${detail}`;
+    more.textContent = `${colon(label)} ${detail}`;
     box.append(document.createElement("br"), more);
   }
   box.hidden = false;
   app.dataset.state = "error";
+}
+
+/** Where an imported record breaks a rule and which (the engine's RecordRuleError as data:
+ * deal and action counted from 0, a code and its parameters), in the page's words, the deals
+ * and moves counted from 1 as the viewer counts them. */
+function showFault(fault) {
+  const player = (seat) => t("seat.player", { n: Number(seat) + 1 });
+  const reason = fault.reason || null;
+  const params = {
+    name: fault.seat !== undefined ? player(fault.seat) : "",
+    dealer: fault.expected !== undefined ? player(fault.expected) : "",
+    other: fault.to_act !== undefined ? player(fault.to_act) : "",
+    card: reason && reason.card ? cardName(reason.card) : "",
+    suit: reason && reason.suit ? suitName(reason.suit) : "",
+  };
+  let key = `replay.fault.${fault.code}`;
+  if (fault.code === "illegal" && reason && has(`replay.fault.${reason.code}`) && reason.code !== "illegal") key = `replay.fault.${reason.code}`;
+  if (!has(key)) key = "replay.fault.illegal";
+  const where = t("replay.fault.where", { deal: fault.deal + 1, action: fault.action + 1 });
+  showError(t("replay.invalid_record"));
+  const line = document.createElement("span");
+  line.className = "error-detail";
+  line.dataset.fault = fault.code;
+  line.textContent = `${colon(where)} ${t(key, params)}`;
+  $("replay-error").append(document.createElement("br"), line);
 }
 
 function show(data) {
@@ -370,7 +395,8 @@ if (form) {
     try {
       show(await api("/api/replay", { method: "POST", body: record }));
     } catch (error) {
-      if (error.code === "invalid_record") showError(t("replay.invalid_record"), error.message);
+      if (error.code === "invalid_record" && error.data && error.data.record) showFault(error.data.record);
+      else if (error.code === "invalid_record") showError(t("replay.invalid_record"), error.message, t("replay.fault.technical"));
       else showError(t("replay.invalid", { reason: error.status ? `HTTP ${error.status}` : "—" }), error.message);
     }
   });

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,3 +64,62 @@ def test_play_to_counts_its_points_with_the_language_plural(
         assert label == form.replace("{n}", str(n))
     assert errors == []
     context.close()
+
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.mark.parametrize(
+    ("language", "wanted"),
+    [
+        ("fr", "Donne 1, coup 3\u00a0: Joueur 4 joue dame de trèfle, qui n'est pas dans sa main."),
+        ("cs", "Rozdání 1, tah 3: Hráč 4 hraje: křížová dáma, ale tu kartu v ruce nemá."),
+        ("en", "Deal 1, move 3: Player 4 plays queen of clubs, which is not in that hand."),
+    ],
+)
+def test_a_broken_record_is_explained_in_the_page_language(
+    server, chromium, tmp_path, language, wanted
+) -> None:
+    record = json.loads((DATA / "classic.json").read_text(encoding="utf-8"))
+    actions = record["deals"][0]["actions"]
+    assert actions[2] == {"seat": 3, "type": "play", "card": "AS"}
+    actions[2]["card"] = "QC"  # seat 0's card
+    # the server sends the engine's error as data: deal and action from 0, the rule's code
+    answer = chromium_request(server, record)
+    assert answer["error"]["record"] == {
+        "deal": 0,
+        "action": 2,
+        "rule": "seat 3: not in hand: QC",
+        "code": "illegal",
+        "seat": 3,
+        "type": "play",
+        "reason": {"code": "not_in_hand", "card": "QC"},
+    }
+    context = in_language(chromium, server, language)
+    page = context.new_page()
+    errors = errors_of(page)
+    page.goto(server.url("/replay"))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    page.set_input_files("#import-file", str(bad))
+    page.click("#import-submit")
+    page.wait_for_selector("#replay-app[data-state=error]")
+    lines = page.inner_text("#replay-error").splitlines()
+    assert lines == [catalog(language)["replay.invalid_record"], wanted]
+    assert [e for e in errors if "status of 422" not in e] == []
+    context.close()
+
+
+def chromium_request(server: Any, record: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server.url("/api/replay"),
+        data=json.dumps(record).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        urllib.request.urlopen(request, timeout=20)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 422
+        return dict(json.loads(exc.read()))
+    raise AssertionError("the broken record was accepted")

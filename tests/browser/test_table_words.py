@@ -354,7 +354,7 @@ def test_the_record_import_error_is_in_the_page_language(server, chromium, tmp_p
     first_line = text.splitlines()[0]
     assert first_line == fr["replay.invalid_record"]
     # the server's own words stay for a bug report, on a line of their own after "Détails"
-    assert fr["replay.details"] in text
+    assert fr["replay.fault.technical"] in text
     assert "This record" not in text
     context.close()
 
