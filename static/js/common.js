@@ -23,6 +23,28 @@ export function toast(message) {
   toastTimer = setTimeout(() => el.classList.remove("show"), 2600);
 }
 
+const NEXT_TOAST = "atout.nextToast";
+
+/** A toast for the page this one is about to open (a message that a navigation would cut). */
+export function toastNextPage(message) {
+  try {
+    sessionStorage.setItem(NEXT_TOAST, message);
+  } catch {
+    /* storage blocked: the message is lost with the page */
+  }
+}
+
+function showPendingToast() {
+  let message = null;
+  try {
+    message = sessionStorage.getItem(NEXT_TOAST);
+    sessionStorage.removeItem(NEXT_TOAST);
+  } catch {
+    return;
+  }
+  if (message) toast(message);
+}
+
 /** Copy text to the clipboard (with a fallback for non-secure contexts); toast the result. */
 export async function copyText(text) {
   let ok = false;
@@ -105,3 +127,4 @@ export function fillBars(root = document) {
 }
 
 fillBars();
+showPendingToast();

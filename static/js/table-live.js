@@ -3,7 +3,7 @@
 // computer play for X", the player's "I'm back"), leaving the table, the per-browser
 // settings the server needs (forced cards), and who played a move that its player did not
 // (`by`: "stand_in" or "auto").
-import { toast } from "./common.js";
+import { toast, toastNextPage } from "./common.js";
 import { has, t } from "./i18n.js";
 import { setting, onSettingChange } from "./settings.js";
 import { play as playSound } from "./sound.js";
@@ -287,7 +287,7 @@ export function installLeave() {
       "l",
       () => {
         $("dlg-leave").close();
-        toast(t("leave.done"));
+        toastNextPage(t("leave.done")); // said on the home page, where the player lands
         connection().close();
         location.assign("/");
       },

@@ -16,6 +16,7 @@ import pytest
 from app.web.i18n import LOCALES_DIR
 
 from .driver import choose_game, open_home
+from .test_live_tables import friends_table
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +124,21 @@ def chromium_request(server: Any, record: dict[str, Any]) -> dict[str, Any]:
         assert exc.code == 422
         return dict(json.loads(exc.read()))
     raise AssertionError("the broken record was accepted")
+
+
+def test_leaving_the_table_is_confirmed_on_the_home_page(live_server, chromium) -> None:
+    server = live_server()
+    pages, contexts, _ = friends_table(chromium, server, players=4)
+    leaver = pages[1]
+    leaver.click("#btn-leave")
+    leaver.click("#leave-go")
+    leaver.wait_for_url(server.url("/"))
+    toast = leaver.locator("#toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == catalog("en")["leave.done"]
+    # said once: a reload does not say it again
+    leaver.reload()
+    leaver.wait_for_selector("#options-box")
+    assert leaver.locator("#toast").inner_text() == ""
+    for context in contexts:
+        context.close()
