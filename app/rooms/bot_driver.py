@@ -64,8 +64,8 @@ log = logging.getLogger("atout.rooms")
 
 BOT_THINK_SECONDS = 12.0  # the hard level thinks for well under a second here
 EXCHANGE_WAIT_SECONDS = 4.0  # a bot's lead waits this long while a human may exchange
-
 CLAIM_PACE_SECONDS = 0.35  # at most this long between two cards of a claim's play-out
+
 
 class BotDriver:
     def __init__(self, room: Room) -> None:
@@ -90,9 +90,9 @@ class BotDriver:
             return None
         if room.is_paused():
             return None
-        early = self.out_of_turn(state)
         if state.claimer >= 0:
             return seat, "claim"  # a claim's play-out, whoever's seat it is
+        early = self.out_of_turn(state)
         if early is not None:
             return early
         kind = room.seats[seat].kind
@@ -202,6 +202,8 @@ class BotDriver:
         state = room.state
         early = state is not None and bool(out_of_turn_actions(state, seat))
         delay = settings.auto_play_seconds if by == "auto" else settings.bot_delay_ms / 1000
+        if by == "claim":
+            delay = min(delay, CLAIM_PACE_SECONDS)
         if early:
             delay = 0.0  # the exchange, at once: the leader may play any moment
         elif state is not None and self.human_may_exchange(state):
@@ -213,8 +215,6 @@ class BotDriver:
         state = room.state
         if state is None or room.version != version or self.to_act() != turn:
             return
-        if by == "claim":
-            delay = min(delay, CLAIM_PACE_SECONDS)
         claims = by != "auto" and by != "claim" and not early and can_claim(state, seat)
         if claims:  # a bot, or a stand-in, claims the rest when it may (RULES.md §15)
             async with room.lock:

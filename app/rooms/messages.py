@@ -453,6 +453,14 @@ class PileModel(_Out):
 # --- views (the engine's seat_view / spectator_view, docs/engine.md)
 
 
+class ClaimModel(_Out):
+    """A claim of every remaining trick being played out (RULES.md §15): the claimer and the
+    cards he has left, shown to everyone."""
+
+    seat: SeatNo
+    cards: list[Card]
+
+
 class SpectatorView(_Out):
     """What everyone at the table sees (RULES.md §13), in classic, coinche and bulgarian."""
 
@@ -466,14 +474,6 @@ class SpectatorView(_Out):
     dealer: SeatNo
     to_act: SeatNo | None = Field(description="the seat to act, null when nobody is")
     hand_counts: list[Count] = Field(description="per seat: how many cards it holds")
-class ClaimModel(_Out):
-    """A claim of every remaining trick being played out (RULES.md §15): the claimer and the
-    cards he has left, shown to everyone."""
-
-    seat: SeatNo
-    cards: list[Card]
-
-
     bids: list[BidEntry] = Field(description="the auction of this deal so far, in order")
     contract: ContractModel | None
     upcard: Card | None = Field(description="the face-up card of the auction, if any")
@@ -497,6 +497,9 @@ class ClaimModel(_Out):
     )
     results: list[DealResultModel] = Field(description="the score sheet: one line per deal")
     winner: Side | None = Field(description="the side that won the match, once it is over")
+    claim: ClaimModel | None = Field(
+        description="a claim of the remaining tricks being played out (RULES.md §15), or null"
+    )
 
 
 class _BelaFields(_Out):
@@ -510,14 +513,14 @@ class _DuelFields(_Out):
     piles: list[list[PileModel]] = Field(description="per seat: its eight table piles")
 
 
-    claim: ClaimModel | None = Field(
-        description="a claim of the remaining tricks being played out (RULES.md §15), or null"
-    )
 class _SeatFields(_Out):
     seat: SeatNo = Field(description="the seat this view is for")
     hand: list[Card] = Field(description="the cards this seat holds")
     legal: list[EngineAction] = Field(
         description="what this seat may do now (empty when it is not to act): send one as is"
+    )
+    can_claim: StrictBool = Field(
+        description="this seat may claim every remaining trick now (RULES.md §15): send claim"
     )
     discard: list[Card] | None = Field(description="bela for three: the taker's own discards")
 
@@ -532,9 +535,6 @@ class DuelSpectatorView(SpectatorView, _DuelFields):
 
 class SeatView(SpectatorView, _SeatFields):
     """A seat's view: the common one plus its hand and its legal actions."""
-    can_claim: StrictBool = Field(
-        description="this seat may claim every remaining trick now (RULES.md §15): send claim"
-    )
 
 
 class BelaSeatView(BelaSpectatorView, _SeatFields):
@@ -721,6 +721,16 @@ class CardPlayedEvent(_Out):
 
 
 @event
+class ClaimedEvent(_Out):
+    """A valid claim (RULES.md §15): the claimer's remaining cards, shown to everyone; the
+    server plays the deal out (``card_played`` with ``by``: ``claim``)."""
+
+    type: Literal["claimed"]
+    seat: SeatNo
+    cards: list[Card]
+
+
+@event
 class TrickWonEvent(_Out):
     """``number`` counts the deal's tricks from 1; ``points`` are the trick's card points."""
 
@@ -733,16 +743,6 @@ class TrickWonEvent(_Out):
 @event
 class RevealedEvent(_Out):
     """Duel: the face-down card of a pile turned up."""
-@event
-class ClaimedEvent(_Out):
-    """A valid claim (RULES.md §15): the claimer's remaining cards, shown to everyone; the
-    server plays the deal out (``card_played`` with ``by``: ``claim``)."""
-
-    type: Literal["claimed"]
-    seat: SeatNo
-    cards: list[Card]
-
-
 
     type: Literal["revealed"]
     seat: SeatNo
@@ -883,6 +883,9 @@ ErrorCode = Literal[
     "unknown_type",
     "invalid_action",
     "illegal_action",
+    "claim_not_certain",
+    "not_your_lead",
+    "claimed",
     "not_your_seat",
     "not_your_turn",
     "stale_version",
@@ -921,9 +924,6 @@ class AckOut(_Out):
     version: Annotated[StrictInt, Field(ge=0)]
 
 
-    "claim_not_certain",
-    "not_your_lead",
-    "claimed",
 @outgoing
 class StateOut(_Out):
     """The whole picture: on connect, on a resume that cannot be served by updates, after a

@@ -581,49 +581,6 @@ class Room:
                 if exc.code == "stale_version":
                     self.publisher.send_state(listener)
 
-    async def execute(
-        self,
-        seat: int,
-        action: WireAction | Action,
-        version: int,
-        client_id: str | None,
-        sender: Listener | None,
-        by: str | None = None,
-    ) -> None:
-        """The one command path of humans, bots and the stand-in; the caller holds
-        ``self.lock``. ``by`` (RULES.md §12): who plays the action for a human seat, the
-        seat's ``stand_in`` or the server (``auto``, forced play); None for the seat's own
-        player, whose action takes the seat back from the stand-in."""
-        state = self.state
-        if self.status == WAITING or state is None:
-            raise CommandError("not_allowed", "the game has not started: waiting for players")
-        if state.phase is Phase.MATCH_OVER:
-            raise CommandError("game_over", "the match is over")
-        if version != self.version:
-            raise CommandError(
-                "stale_version", f"you are at version {version}, the game is at {self.version}"
-            )
-        if self.is_paused():
-            raise CommandError("paused", "waiting for every player to be connected")
-        to_act = current_player(state)
-        if to_act is None:
-            raise CommandError("not_allowed", "the deal is over")
-        try:
-            if not isinstance(action, _ENGINE_ACTIONS):
-                action = action.to_engine()
-            # out of turn, only what the engine offers then (the bela-2p seven exchange)
-            if to_act != seat and action not in out_of_turn_actions(state, seat):
-                raise CommandError("not_your_turn", f"seat {to_act} is to act")
-            new_state, events = apply(state, action, seat)
-        except InvalidAction as exc:
-            raise CommandError("invalid_action", str(exc)) from None
-        except IllegalAction as exc:
-            # the rule as data too, when the engine gives one (``IllegalAction.reason``)
-            raise CommandError("illegal_action", str(exc), exc.reason) from None
-
-        action_json = action_to_json(action)
-        if by is not None:
-            action_json["by"] = by
     async def claim(
         self, listener: Listener, msg_id: str, version: int, seat: int | None = None
     ) -> None:
@@ -666,6 +623,55 @@ class Room:
             raise CommandError(code, str(exc), exc.reason) from None
         await self.execute(seat, claim_action(claimed), version, client_id, sender, by="claim")
 
+    async def execute(
+        self,
+        seat: int,
+        action: WireAction | Action,
+        version: int,
+        client_id: str | None,
+        sender: Listener | None,
+        by: str | None = None,
+    ) -> None:
+        """The one command path of humans, bots and the stand-in; the caller holds
+        ``self.lock``. ``by`` (RULES.md §12): who plays the action for a human seat, the
+        seat's ``stand_in`` or the server (``auto``, forced play); None for the seat's own
+        player, whose action takes the seat back from the stand-in."""
+        state = self.state
+        if self.status == WAITING or state is None:
+            raise CommandError("not_allowed", "the game has not started: waiting for players")
+        if state.phase is Phase.MATCH_OVER:
+            raise CommandError("game_over", "the match is over")
+        if version != self.version:
+            raise CommandError(
+                "stale_version", f"you are at version {version}, the game is at {self.version}"
+            )
+        if self.is_paused():
+            raise CommandError("paused", "waiting for every player to be connected")
+        to_act = current_player(state)
+        if to_act is None:
+            raise CommandError("not_allowed", "the deal is over")
+        claimed: list[Event] = []
+        if state.claimer >= 0 and by != "claim":
+            raise CommandError("claimed", "the rest of the deal is being played out after a claim")
+        if by == "claim" and state.claimer < 0:
+            # a claim ``execute_claim`` found valid: made together with its first card
+            state, claimed = mark_claim(state, seat)
+        try:
+            if not isinstance(action, _ENGINE_ACTIONS):
+                action = action.to_engine()
+            # out of turn, only what the engine offers then (the bela-2p seven exchange)
+            if to_act != seat and action not in out_of_turn_actions(state, seat):
+                raise CommandError("not_your_turn", f"seat {to_act} is to act")
+            new_state, events = apply(state, action, seat)
+        except InvalidAction as exc:
+            raise CommandError("invalid_action", str(exc)) from None
+        except IllegalAction as exc:
+            # the rule as data too, when the engine gives one (``IllegalAction.reason``)
+            raise CommandError("illegal_action", str(exc), exc.reason) from None
+
+        action_json = action_to_json(action)
+        if by is not None:
+            action_json["by"] = by
             events = claimed + _mark_events(events, by, action, seat)
         row = repo.ActionRow(self.seq, self.deals - 1, seat, action_json, client_id)
         by_key = (len(state.logs), len(state.actions))
@@ -693,12 +699,6 @@ class Room:
         work: Any = repo.record_step(self.game_id, [row], deals, **values)
         cleared = self.live.cleared_seats(seat, by)
         if cleared:  # the player acts: the stand-in gives the seat back, in the same transaction
-        claimed: list[Event] = []
-        if state.claimer >= 0 and by != "claim":
-            raise CommandError("claimed", "the rest of the deal is being played out after a claim")
-        if by == "claim" and state.claimer < 0:
-            # a claim ``execute_claim`` found valid: made together with its first card
-            state, claimed = mark_claim(state, seat)
             work = then(repo.save_seats(self.game_id, cleared), work)
         # a match (or a duel game) ends: XP and ratings are written in the same transaction
         awards = self.services.awards

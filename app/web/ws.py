@@ -35,9 +35,9 @@ from app.web.messages import (
     BadFrame,
     ChatMessage,
     ChatSettingsMessage,
+    ClaimMessage,
     ConsentMessage,
     FreeSeatMessage,
-    ClaimMessage,
     HintMessage,
     LeaveMessage,
     PingMessage,
@@ -320,6 +320,8 @@ async def _dispatch(
         await room.set_seat(conn, msg.seat, "human", None, msg.id)
     elif isinstance(msg, TakeSeatMessage):
         await room.take_seat(conn, msg.seat, conn.name, msg.id)
+    elif isinstance(msg, ClaimMessage):
+        await room.claim(conn, msg.id, msg.version, msg.seat)
     elif isinstance(msg, HintMessage):
         task = asyncio.create_task(room.hint(conn, msg.id))
         hints.add(task)
@@ -339,5 +341,3 @@ async def _dispatch(
         await room.say(conn, msg.kind, msg.text, msg.id)
     elif isinstance(msg, ChatSettingsMessage):
         await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)
-    elif isinstance(msg, ClaimMessage):
-        await room.claim(conn, msg.id, msg.version, msg.seat)
