@@ -146,8 +146,10 @@ async function createGame(body) {
   try {
     const game = await api("/api/games", { method: "POST", body });
     rememberGame(body);
-    if (body.mode === "friends") showInvite(game.url);
-    else location.assign(game.url);
+    if (body.mode === "friends") {
+      showInvite(game.url);
+      loadMe(); // the new table joins "Your games"
+    } else location.assign(game.url);
   } catch (error) {
     errorBox.textContent = t("home.create_failed", { message: error.message });
     errorBox.hidden = false;

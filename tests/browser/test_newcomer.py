@@ -15,7 +15,7 @@ import pytest
 
 from app.web.i18n import LOCALES_DIR
 
-from .driver import choose_game, open_home
+from .driver import choose_game, open_home, start
 from .test_live_tables import friends_table
 
 pytestmark = pytest.mark.browser
@@ -142,3 +142,19 @@ def test_leaving_the_table_is_confirmed_on_the_home_page(live_server, chromium) 
     assert leaver.locator("#toast").inner_text() == ""
     for context in contexts:
         context.close()
+
+
+def test_your_games_lists_the_table_just_created(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    page.wait_for_selector("#games-empty:not([hidden])")
+    choose_game(page, "classic")
+    start(page, "friends")
+    group = page.locator("#games .game-group[data-mode=friends] .game-line")
+    group.first.wait_for()
+    assert group.count() == 1
+    assert page.locator("#games-empty").is_hidden()
+    assert errors == []
+    context.close()
