@@ -7,16 +7,24 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__, metrics
 from app.dependencies import engine_of
 from app.logging import configure_logging
-from app.persistence.db import create_sessionmaker, describe_url, open_database, ping
+from app.persistence.db import (
+    create_sessionmaker,
+    describe_url,
+    open_database,
+    ping,
+    postgresql_session_settings,
+)
 from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
 from app.web import analysis, pages, players, runtime
@@ -35,7 +43,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database (failing fast with one clear line), and close it on shutdown."""
     settings: Settings = app.state.settings
     try:
-        engine = await open_database(settings.database_url)
+        engine = await open_database(
+            settings.database_url,
+            server_settings=postgresql_session_settings(
+                settings.lease_seconds, settings.pg_statement_timeout_seconds
+            ),
+        )
     except Exception as exc:
         log.error(str(exc), extra={"event": "startup_failed"})
         raise
@@ -60,6 +73,38 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("atout stopped", extra={"event": "shutdown"})
 
 
+NODE_HEADER = "X-Atout-Node"
+
+
+def node_of(app: Any) -> str | None:
+    """This process's node id (docs/scaling.md), once the rooms are started."""
+    rooms = getattr(app.state, "rooms", None)
+    return getattr(rooms, "node_id", None)
+
+
+class NodeHeaderMiddleware:
+    """Every HTTP response names the process that answered (``X-Atout-Node``), so that an
+    operator can tell which process serves a game: ``curl -sI .../g/ID``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        node = node_of(scope["app"]) if "app" in scope else None
+
+        async def send_with_node(message: Message) -> None:
+            if message["type"] == "http.response.start" and node:
+                headers = list(message.get("headers", []))
+                headers.append((NODE_HEADER.lower().encode(), node.encode("latin-1", "replace")))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_node)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application. Without arguments the settings come from ATOUT_* variables."""
     settings = settings or get_settings()
@@ -70,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Atout", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None
     )
     app.state.settings = settings
+    app.add_middleware(NodeHeaderMiddleware)
     templates = Jinja2Templates(directory=TEMPLATES_DIR)
     app.state.templates = templates
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -85,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 extra={"event": "healthz_failed", "error": f"{type(exc).__name__}: {exc}"},
             )
             return JSONResponse({"status": "error", "database": "unavailable"}, status_code=503)
-        return JSONResponse({"status": "ok", "database": "ok"})
+        return JSONResponse({"status": "ok", "database": "ok", "node": node_of(request.app)})
 
     @app.exception_handler(OwnedElsewhere)
     async def _owned_elsewhere(request: Request, exc: OwnedElsewhere) -> Response:

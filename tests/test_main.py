@@ -20,7 +20,10 @@ def test_healthz_is_ok_when_the_database_answers(database_url: str) -> None:
     with make_client(database_url) as client:
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    node = client.app.state.rooms.node_id
+    assert response.json() == {"status": "ok", "database": "ok", "node": node}
+    # every response names the process that answered it (docs/scaling.md)
+    assert response.headers["X-Atout-Node"] == node
 
 
 def test_healthz_is_503_when_the_database_stops_answering(tmp_path) -> None:
@@ -87,7 +90,9 @@ def test_live_server_answers_healthz_over_real_http(live_server, database_url: s
     server = live_server(database_url=database_url)
     with urllib.request.urlopen(server.url("/healthz"), timeout=5) as response:
         assert response.status == 200
-        assert json.loads(response.read()) == {"status": "ok", "database": "ok"}
+        body = json.loads(response.read())
+        assert body["status"] == "ok" and body["database"] == "ok"
+        assert body["node"] and response.headers["X-Atout-Node"] == body["node"]
     # the server logs JSON lines
     startup = [
         json.loads(line)

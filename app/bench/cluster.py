@@ -154,6 +154,22 @@ class Node:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGCONT)
 
+    def freeze_in_write(self, skip: int = 0) -> None:
+        """Arm the test hook (``ATOUT_TEST_HOOKS=1``; app/persistence/freeze.py): the process
+        stops itself inside its next room write's transaction (``skip=1``: the one after)."""
+        assert self.proc is not None and skip in (0, 1)
+        os.kill(self.proc.pid, signal.SIGUSR2 if skip else signal.SIGUSR1)
+
+    def stopped(self) -> bool:
+        """Whether the process is stopped (SIGSTOP: state T in /proc)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        try:
+            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        except OSError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] in ("T", "t")
+
     def stop(self, timeout: float = 10.0) -> None:
         if self.proc is None:
             return

@@ -119,8 +119,39 @@ def set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
         cursor.close()
 
 
-def create_engine_from_url(url: str | URL, **kwargs: Any) -> AsyncEngine:
-    """An async engine for ``url``; SQLite connections get the pragmas above."""
+def postgresql_session_settings(
+    lease_seconds: float, statement_timeout_seconds: float = 30.0
+) -> dict[str, str]:
+    """The settings every PostgreSQL session of a server process runs with (docs/scaling.md,
+    "What PostgreSQL enforces"), so that a process that freezes or whose machine is lost
+    never pins a room's lease row for longer than the lease:
+
+    * ``idle_in_transaction_session_timeout``, half a lease (at least 1 s): a process frozen
+      inside a transaction (SIGSTOP, a stuck VM, a long pause) has its session ended by the
+      server, and with it the row locks that would hold another process's takeover back. The
+      writer never waits between the statements of a transaction, so only a stalled process
+      reaches it; the fence refuses whatever it does when it wakes.
+    * ``statement_timeout``: no statement runs or queues for longer than this.
+    * TCP keepalives (``tcp_keepalives_idle``/``interval``/``count``): the server notices a
+      lost peer in about 25 s and ends its session (and its liveness lock), instead of
+      waiting for the kernel's two hours.
+
+    A takeover also sets ``lock_timeout`` on its own transaction (leases.py ``acquire``)."""
+    idle_ms = max(1000, int(lease_seconds * 1000 / 2))
+    return {
+        "idle_in_transaction_session_timeout": str(idle_ms),
+        "statement_timeout": str(int(statement_timeout_seconds * 1000)),
+        "tcp_keepalives_idle": "10",
+        "tcp_keepalives_interval": "5",
+        "tcp_keepalives_count": "3",
+    }
+
+
+def create_engine_from_url(
+    url: str | URL, *, server_settings: dict[str, str] | None = None, **kwargs: Any
+) -> AsyncEngine:
+    """An async engine for ``url``; SQLite connections get the pragmas above, PostgreSQL
+    sessions ``server_settings`` (``postgresql_session_settings``) when given."""
     parsed = make_url(url)
     if parsed.drivername not in SUPPORTED_DRIVERS:
         raise ArgumentError(
@@ -130,6 +161,8 @@ def create_engine_from_url(url: str | URL, **kwargs: Any) -> AsyncEngine:
     if parsed.get_backend_name() == "postgresql":
         connect_args = kwargs.setdefault("connect_args", {})
         connect_args.setdefault("timeout", CONNECT_TIMEOUT_SECONDS)
+        if server_settings:
+            connect_args.setdefault("server_settings", dict(server_settings))
     kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
@@ -193,7 +226,9 @@ def _reason(exc: BaseException) -> str:
     return message
 
 
-async def open_database(url: str, *, timeout: float = 15.0) -> AsyncEngine:
+async def open_database(
+    url: str, *, timeout: float = 15.0, server_settings: dict[str, str] | None = None
+) -> AsyncEngine:
     """Create an engine for ``url`` and prove the database answers; the caller disposes it.
 
     Raises DatabaseUnavailable with one line, ``cannot open database <url>: <reason>``.
@@ -205,7 +240,7 @@ async def open_database(url: str, *, timeout: float = 15.0) -> AsyncEngine:
         raise DatabaseUnavailable(f"cannot open database {shown}: {_reason(exc)}") from exc
     try:
         prepare_data_folder(url)
-        engine = create_engine_from_url(url)
+        engine = create_engine_from_url(url, server_settings=server_settings)
     except Exception as exc:
         raise DatabaseUnavailable(f"cannot open database {shown}: {_reason(exc)}") from exc
     try:

@@ -39,10 +39,11 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, text, tuple_, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from app.persistence import freeze
 from app.persistence.models import RoomLease
 
 Work = Any  # a writer work (writer.py)
@@ -106,15 +107,33 @@ _HOLDER = text(
 )
 
 
+TAKEOVER_LOCK_TIMEOUT_MS = 500  # a takeover never queues behind a stalled owner's transaction
+
+
+def _lock_not_available(exc: DBAPIError) -> bool:
+    """PostgreSQL's ``lock_not_available`` (55P03): ``lock_timeout`` ran out."""
+    orig = exc.orig
+    code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if code is None and orig is not None:  # SQLAlchemy's asyncpg adapter wraps the error
+        code = getattr(getattr(orig, "__cause__", None), "sqlstate", None)
+    return code == "55P03"
+
+
 async def acquire(
     session: AsyncSession, game_id: str, owner: str, seconds: float
 ) -> Lease | Held | None:
     """Take the lease of ``game_id`` (new, expired or already ours: one statement), committed.
 
     A ``Lease`` when taken, ``Held`` when another process holds it, None when there is no such
-    game (the row's foreign key)."""
+    game (the row's foreign key).
+
+    The statement waits at most ``TAKEOVER_LOCK_TIMEOUT_MS`` for the lease row: a row locked by
+    a transaction of its owner (alive, or frozen inside that transaction until PostgreSQL's
+    ``idle_in_transaction_session_timeout`` ends its session) answers ``Held``, retried by the
+    client, instead of queueing behind a session that may never move."""
     try:
         async with session.begin():
+            await session.execute(text(f"SET LOCAL lock_timeout = {TAKEOVER_LOCK_TIMEOUT_MS}"))
             epoch = (
                 await session.execute(
                     _ACQUIRE, {"game_id": game_id, "owner": owner, "seconds": float(seconds)}
@@ -125,6 +144,18 @@ async def acquire(
             row = (await session.execute(_HOLDER, {"game_id": game_id})).one_or_none()
     except IntegrityError:
         return None
+    except DBAPIError as exc:
+        if not _lock_not_available(exc):
+            raise
+        log.info(
+            "lease row locked by its owner's transaction; retry",
+            extra={"event": "lease_row_locked", "game": game_id},
+        )
+        async with session.begin():  # a plain read waits for no lock
+            row = (await session.execute(_HOLDER, {"game_id": game_id})).one_or_none()
+        if row is None:
+            return Held("", 1)
+        return Held(str(row.owner), 1, int(row.epoch))
     if row is None:  # released and removed meanwhile: try again later
         return Held("", 1)
     return Held(str(row.owner), max(1, math.ceil(float(row.remaining or 0))), int(row.epoch))
@@ -216,6 +247,7 @@ class Fenced:
         from app.persistence.writer import run_works
 
         check(session, [item.lease for item in items])
+        freeze.point()  # tests only: may stop here, holding the lease rows' locks
         return run_works(session, [item.work for item in items])
 
 
@@ -248,7 +280,16 @@ class Liveness:
         import asyncpg
 
         try:
-            conn = await asyncpg.connect(self.dsn, timeout=10)
+            conn = await asyncpg.connect(
+                self.dsn,
+                timeout=10,
+                # a lost machine's lock ends when PostgreSQL notices the peer is gone
+                server_settings={
+                    "tcp_keepalives_idle": "10",
+                    "tcp_keepalives_interval": "5",
+                    "tcp_keepalives_count": "3",
+                },
+            )
             self.held = bool(
                 await conn.fetchval(
                     "SELECT pg_try_advisory_lock($1, hashtext($2))",

@@ -40,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
 from app.metrics import BATCHES, COMMITS
+from app.persistence import freeze
 from app.persistence.db import set_sqlite_pragmas
 
 T = TypeVar("T")
@@ -233,7 +234,9 @@ class CommitQueue:
         assert self._sync_engine is not None
         with Session(self._sync_engine, expire_on_commit=False) as session:
             with session.begin():
-                return run_works(session, works)
+                results = run_works(session, works)
+                freeze.point()  # tests only: may stop here, before the commit
+                return results
 
     async def _open(self) -> AsyncSession:
         """PostgreSQL: the writer's own session on its own connection, kept between

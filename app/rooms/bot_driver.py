@@ -55,6 +55,7 @@ from app.engine import (
 )
 from app.engine.claims import can_claim, claim_action
 from app.logging import game_fields
+from app.rooms.errors import RoomClosed
 from app.rooms.model import Status, owner
 
 if TYPE_CHECKING:
@@ -178,6 +179,16 @@ class BotDriver:
             self.failures = 0
         except asyncio.CancelledError:
             raise
+        except RoomClosed as exc:
+            # expected, handled: the room moved to another process (a woken, fenced-out
+            # process) or left memory while the bot thought; whoever holds it now plays on
+            log.info(
+                "bot move dropped: the room closed here",
+                extra=game_fields(
+                    room.game_id, seat, event="bot_dropped", error=type(exc).__name__
+                ),
+            )
+            return
         except Exception as exc:
             self.failures += 1
             retry_after = min(30.0, 0.5 * 2 ** min(self.failures, 6))

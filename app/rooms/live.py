@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from app.engine import Phase, State, current_player
 from app.persistence import repository as repo
 from app.rooms import messages as out
-from app.rooms.errors import CommandError
+from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.model import Listener, Mode, Status, owner
 
 if TYPE_CHECKING:
@@ -322,6 +322,17 @@ class Live:
             await self._play_for(seat, deadline, version)
         except asyncio.CancelledError:
             raise
+        except RoomClosed as exc:  # expected: the room moved or left memory meanwhile
+            log.info(
+                "stand-in move dropped: the room closed here",
+                extra={
+                    "event": "stand_in_dropped",
+                    "game": room.game_id,
+                    "seat": seat,
+                    "error": type(exc).__name__,
+                },
+            )
+            return
         except Exception as exc:
             log.error(
                 "stand-in failed to act",

@@ -92,6 +92,10 @@ async def start(app: FastAPI) -> None:
     app.state.notifier = None
     if rooms.use_leases:  # several processes: tell each other what changed (docs/scaling.md)
         app.state.notifier = await _start_notifier(app, rooms)
+    if settings.test_hooks:  # tests only: a signal freezes the process inside a room write
+        from app.persistence import freeze
+
+        freeze.install()
     tracer = None
     if settings.stall_trace_ms > 0:
         tracer = metrics.StallTracer(settings.stall_trace_ms / 1000)

@@ -282,7 +282,12 @@ async def _read_loop(
         try:
             await _dispatch(conn, room, msg, hints, received)
         except RoomClosed:
-            conn.close(CLOSE_RESTART, "the room closed; reconnect")
+            # the one documented code of why it closed: 4001 when the room moved to another
+            # process, 1012 when this process let it go (a restart, idle)
+            if room.close_code == CLOSE_MOVED:
+                conn.close(CLOSE_MOVED, "moved: reconnect")
+            else:
+                conn.close(CLOSE_RESTART, "the room closed; reconnect")
             return
         except Exception:
             log.exception(
