@@ -111,6 +111,18 @@ class Settings(BaseSettings):
         description="A bearer token that opens /metrics and /api/stats from anywhere "
         "(Authorization: Bearer ...). Empty: only requests from this machine may read them.",
     )
+    public_fill_seconds: float = Field(
+        default=60.0,
+        ge=0.0,
+        le=3600.0,
+        description="Public tables: a table still waiting for players this long after it was "
+        "listed (and with a player at it) starts with computer players in its free seats.",
+    )
+    public_tables_per_hour: int = Field(
+        default=10,
+        ge=1,
+        description="Public tables one browser may create in an hour (quick play included).",
+    )
     clock_seconds: float | None = Field(
         default=None,
         gt=0,
@@ -178,19 +190,6 @@ class Settings(BaseSettings):
         default="",
         description="PostgreSQL: the folder holding pg_dump, pg_restore and psql (e.g. "
         "/usr/lib/postgresql/16/bin). Empty: they are looked for on PATH.",
-    )
-
-    pg_statement_timeout_seconds: float = Field(
-        default=30.0,
-        ge=1.0,
-        le=3600.0,
-        description="PostgreSQL: no statement of the server runs or waits for longer than "
-        "this (statement_timeout; docs/scaling.md).",
-    )
-    test_hooks: bool = Field(
-        default=False,
-        description="Tests only: SIGUSR1 makes the process freeze itself (SIGSTOP) inside its "
-        "next fenced write's transaction, after the lease rows are locked (docs/scaling.md).",
     )
 
     @field_validator("allowed_origins", mode="before")

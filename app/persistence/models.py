@@ -14,6 +14,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -71,6 +72,8 @@ class Game(Base):
     # the running decision clock, written with the step that starts it: {"version", "seat",
     # "deadline"} (epoch ms); None when no clock runs (RULES.md D-21)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # listed in the lobby (friends tables; docs/protocol.md "The lobby")
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
@@ -96,6 +99,34 @@ class GameSeat(Base):
     display_name: Mapped[str | None] = mapped_column(String(24))
     # the stand-in holds this human seat (RULES.md D-22): "away" (the others agreed) or "left"
     stand_in: Mapped[str | None] = mapped_column(String(8))
+    # a public table's computer player that gives the seat to a human at the end of a deal,
+    # and the human waiting for it (app/rooms/public.py)
+    open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    heir_id: Mapped[int | None] = mapped_column(ForeignKey("identities.id", ondelete="SET NULL"))
+    heir_name: Mapped[str | None] = mapped_column(String(24))
+
+
+class SeatHolder(Base):
+    """Who holds a seat from a deal on, when it changed hands during a match: a public table's
+    computer player gave it to a human at the end of a deal (``identity_id``), or took a free
+    seat (``bot_level``). The seat's record says who played each decision through these rows
+    (docs/record-format.md, "Seat holders")."""
+
+    __tablename__ = "seat_holders"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)  # the first deal it holds
+    identity_id: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL")
+    )
+    bot_level: Mapped[str | None] = mapped_column(String(8))
+    name: Mapped[str | None] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
 
 
 class GameDeal(Base):

@@ -12,6 +12,9 @@ process drops or refreshes what it holds. A notice carries a kind and ids, never
                         (503, 4002) because node n1 holds the room at epoch 3: if it still does, it
                         closes the room's sockets (4001) and releases the lease, so that every
                         player follows the proxy
+    lobby:AbC12,XyZ34   these games' lobby entries may have changed (app/rooms/lobby.py): read
+                        their rows again
+    online:81723,14     the process whose lobby key is 81723 has 14 browsers connected
 
 A process never handles its own notices (it already did the work). If the listening
 connection drops, the process reconnects and, since it may have missed notices, empties its
@@ -32,7 +35,7 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("atout.notify")
 
 CHANNEL = "atout"
-KINDS = ("renamed", "moved", "levels", "handover")
+KINDS = ("renamed", "moved", "levels", "handover", "lobby", "online")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Handler = Callable[[list[Any]], Awaitable[None]]  # ids: ints, or game ids for "handover"
 
@@ -43,7 +46,7 @@ def asyncpg_dsn(database_url: str) -> str:
 
 
 def encode(kind: str, ids: Iterable[Any]) -> str:
-    if kind == "handover":
+    if kind in ("handover", "lobby"):
         return f"{kind}:{','.join(str(i) for i in ids)}"
     return f"{kind}:{','.join(str(int(i)) for i in ids)}"
 
@@ -62,6 +65,11 @@ def decode(payload: str) -> tuple[str, list[Any]] | None:
             and owner.isprintable()
         ):
             return kind, [game_id, owner, int(epoch)]
+        return None
+    if kind == "lobby":  # game ids
+        games = [x for x in rest.split(",") if x]
+        if games and all(GAME_ID.fullmatch(g) for g in games):
+            return kind, games
         return None
     parts = [x for x in rest.split(",") if x]
     try:

@@ -49,6 +49,9 @@ class SeatRow:
     bot_level: str | None
     display_name: str | None
     stand_in: str | None = None  # away | left: the stand-in holds this human seat
+    open: bool = False  # a public table's computer player that gives way to a human
+    heir_id: int | None = None  # the human waiting to take this open seat
+    heir_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class GameRow:
     consents: dict[str, Any] | None = None
     settings: dict[str, Any] | None = None  # the table's settings (absent keys: defaults)
     clock: dict[str, Any] | None = None  # the running decision clocks (Room.clock)
+    public: bool = False  # listed in the lobby
 
 
 @dataclass(frozen=True)
@@ -145,12 +149,21 @@ def _game_row(game: Game) -> GameRow:
         consents=dict(game.consents) if game.consents else None,
         settings=dict(game.settings) if game.settings else None,
         clock=dict(game.clock) if game.clock else None,
+        public=bool(game.public),
     )
 
 
 def _seat_row(seat: GameSeat) -> SeatRow:
     return SeatRow(
-        seat.seat, seat.kind, seat.identity_id, seat.bot_level, seat.display_name, seat.stand_in
+        seat.seat,
+        seat.kind,
+        seat.identity_id,
+        seat.bot_level,
+        seat.display_name,
+        seat.stand_in,
+        bool(seat.open),
+        seat.heir_id,
+        seat.heir_name,
     )
 
 
@@ -232,6 +245,9 @@ def insert_game(
                     bot_level=s.bot_level,
                     display_name=s.display_name,
                     stand_in=s.stand_in,
+                    open=s.open,
+                    heir_id=s.heir_id,
+                    heir_name=s.heir_name,
                 )
             )
         if deal is not None:
@@ -262,6 +278,9 @@ def save_seats(game_id: str, seats: Sequence[SeatRow], **game_values: Any) -> Wo
                     bot_level=s.bot_level,
                     display_name=s.display_name,
                     stand_in=s.stand_in,
+                    open=s.open,
+                    heir_id=s.heir_id,
+                    heir_name=s.heir_name,
                 )
             )
         session.execute(

@@ -16,7 +16,13 @@ Who earns what for a seat (docs/players.md, "Leaving"):
 * a browser whose seat had **no open connection** when the match ended — the same;
 * otherwise the browser that holds the seat;
 * in a ``local`` game one browser holds every seat: it earns the XP of seat 0 only and the game
-  is not rated; bots earn nothing and keep their anchor ratings.
+  is not rated; bots earn nothing and keep their anchor ratings;
+* a public table's seat that a **computer player held for part of the match** and a human took
+  at the end of a deal (``seat_holders``): the human answers for it when he played at least
+  half of the seat's actions of the match; otherwise he earns the XP of the result but is not
+  rated, and the seat counts as the computer player (its level's anchor) in everyone else's
+  rating (``partly_held``);
+* a table whose host said "not rated" (``settings.rated`` false) rates nobody.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from app.engine import Phase, State
 from app.engine.record import dump
 from app.logging import game_fields
 from app.persistence import players as store
+from app.persistence import public as public_store
 from app.persistence.repository import Work
 from app.players.levels import level_for
 from app.players.ratings import (
@@ -70,6 +77,7 @@ class Holder:
     identity_id: int | None
     bot_level: str | None
     left_early: bool = False
+    rated: bool = True  # False: a human who joined late; the seat rates as ``bot_level``
 
 
 @dataclass
@@ -126,6 +134,49 @@ def stood_in_seats(state: State, by: Mapping[tuple[int, int], str], part: int | 
     return {seat for seat, count in total.items() if 2 * stand_in[seat] > count}
 
 
+def seat_actions(state: State, part: int | None) -> dict[int, dict[int, int]]:
+    """seat -> deal -> how many actions the seat made in that deal (a duel: deal ``part``)."""
+    record = dump(state)
+    out: dict[int, dict[int, int]] = {}
+    for number, deal in enumerate(record["deals"]):
+        if part is not None and number != part:
+            continue
+        for action in deal["actions"]:
+            seat = out.setdefault(action["seat"], {})
+            seat[number] = seat.get(number, 0) + 1
+    return out
+
+
+def partly_held(
+    found: list[Holder],
+    holders: Sequence[Any],
+    actions: Mapping[int, Mapping[int, int]],
+) -> list[Holder]:
+    """``found`` with each human who took a computer's seat during the match (``holders``:
+    ``seat_holders`` rows) marked unrated when he played fewer than half of the seat's
+    actions; the seat then rates as the computer player it replaced."""
+    out = []
+    for h in found:
+        took = [r for r in holders if r.seat == h.seat and r.identity_id == h.identity_id]
+        if h.identity_id is None or h.left_early or not took:
+            out.append(h)
+            continue
+        since = max(r.deal for r in took)
+        if since == 0:
+            out.append(h)
+            continue
+        counts = actions.get(h.seat, {})
+        total = sum(counts.values())
+        his = sum(n for deal, n in counts.items() if deal >= since)
+        if 2 * his >= total:
+            out.append(h)
+            continue
+        before = [r for r in holders if r.seat == h.seat and r.bot_level is not None]
+        level = before[0].bot_level if before else "medium"
+        out.append(Holder(h.seat, h.identity_id, level, rated=False))
+    return out
+
+
 def rated_as_loss(ranks: Sequence[int], side: int) -> tuple[int, ...]:
     """``ranks`` with ``side`` alone in last place: how a leaver's game is rated."""
     last = max(ranks) + 1
@@ -140,8 +191,12 @@ def award_work(
     seats: Sequence[SeatInfo],
     present: set[int] | None,
     stood_in: set[int] | frozenset[int] = frozenset(),
+    *,
+    rated_table: bool = True,
+    actions: Mapping[int, Mapping[int, int]] | None = None,
 ) -> Work:
-    """The work that records ``outcome``: result rows, profiles, ratings (once)."""
+    """The work that records ``outcome``: result rows, profiles, ratings (once).
+    ``actions`` (``seat_actions``): counts the share of a seat taken from a computer."""
 
     def work(session: Session) -> AwardResult | None:
         if store.is_awarded(session, game_id, outcome.part):
@@ -155,6 +210,8 @@ def award_work(
             part=outcome.part,
             stood_in=stood_in,
         )
+        if actions is not None:
+            found = partly_held(found, public_store.holders_of(session, game_id), actions)
         # who earns XP: every human holder, once per browser; in local games seat 0 only
         earners: dict[int, Holder] = {}
         for h in found:
@@ -163,8 +220,10 @@ def award_work(
             if mode == "local" and h.seat != 0:
                 continue
             earners[h.identity_id] = h
-        rated = mode in RATED_MODES and all(
-            h.identity_id is not None or h.bot_level is not None for h in found
+        rated = (
+            rated_table
+            and mode in RATED_MODES
+            and all(h.identity_id is not None or h.bot_level is not None for h in found)
         )
         before: dict[int, Rating] = {}
         after: dict[int, Rating] = {}
@@ -174,7 +233,7 @@ def award_work(
             teams: list[list[Member]] = [[] for _ in outcome.ranks]
             for h in found:
                 side = outcome.sides[h.seat]
-                if h.identity_id is not None:
+                if h.identity_id is not None and h.rated:
                     teams[side].append(Member(h.identity_id, before.get(h.identity_id, DEFAULT)))
                 else:
                     assert h.bot_level is not None
@@ -332,6 +391,8 @@ class Awards:
                 by = getattr(room, "by", None) or {}
             part = outcome.part if state.rules.deal_is_game else None
             stood_in = stood_in_seats(state, by, part)
+            settings = getattr(room, "settings", None) or {}
+            public = bool(getattr(room, "public", False))
             return award_work(
                 room.game_id,
                 room.variant,
@@ -340,6 +401,8 @@ class Awards:
                 seat_infos(room),
                 present,
                 stood_in,
+                rated_table=bool(settings.get("rated", True)),
+                actions=seat_actions(state, part) if public else None,
             )
         except Exception:
             log.exception("could not prepare an award", extra=game_fields(room.game_id))

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
 from app.logging import game_fields
 from app.persistence import leases
+from app.persistence import public as public_store
 from app.persistence import repository as repo
 from app.persistence.db import is_sqlite
 from app.persistence.models import utcnow
@@ -43,6 +45,7 @@ from app.rooms.model import (
     Status,
     deck_strings,
 )
+from app.rooms.public import public_settings
 from app.rooms.room import CLOSE_MOVED, Room
 from app.settings import Settings
 
@@ -76,6 +79,7 @@ class GameSpec:
     level: str = "medium"
     spectators: bool | None = None
     settings: dict[str, Any] | None = None  # the table's (model.table_settings)
+    public: bool = False  # listed in the lobby (friends games; public.py)
 
 
 class RoomManager:
@@ -215,7 +219,6 @@ class RoomManager:
             self._handed = {g: t for g, t in self._handed.items() if now - t < self.lease_seconds}
         self._handed[game_id] = now
         room.closed = True  # no await before this: later commands reload the room
-        room.close_code = CLOSE_MOVED  # a command racing the close is told the room moved
         del self.rooms[game_id]
         await room.close(code=CLOSE_MOVED, reason="moved: reconnect")
         await self._release([room])
@@ -291,6 +294,9 @@ class RoomManager:
         room = Room.from_stored(self.services, stored)
         room.lease = lease  # before after_load: its writes are fenced too
         room.chat.restore(chat)
+        if room.public:
+            async with self.sessionmaker() as session:
+                room.holders = await public_store.load_holders(session, game_id)
         if self.services.levels is not None:  # level badges of the seats (app/players)
             await self.services.levels.ensure(s.identity_id for s in room.seats)
         await room.after_load()
@@ -383,6 +389,10 @@ class RoomManager:
         spectators = (
             self.settings.spectators_default if spec.spectators is None else spec.spectators
         )
+        public = spec.public and spec.mode == Mode.FRIENDS and seats is None
+        table = dict(spec.settings or {})
+        if public:
+            table = public_settings(table, int(time.time() * 1000))
         game_id = new_game_id()
         room = Room(
             services=self.services,
@@ -396,7 +406,8 @@ class RoomManager:
             host_id=identity_id,
             seats=new_seats,
             rematch_of=rematch_of,
-            settings=dict(spec.settings or {}),
+            public=public,
+            settings=table,
         )
         deal = None
         clock = None
@@ -422,6 +433,7 @@ class RoomManager:
             "rematch_of": rematch_of,
             "settings": dict(room.settings),
             "clock": clock,
+            "public": public,
         }
         await self.writer.submit(repo.insert_game(game_values, [s.row() for s in new_seats], deal))
         room.created_at = room.updated_at = utcnow()
@@ -432,6 +444,9 @@ class RoomManager:
         else:
             self.rooms[game_id] = room
             room.live.rearm()
+            room.public_table.arm()
+        if public and self.services.lobby is not None:
+            self.services.lobby.changed([game_id])
         log.info(
             "game created",
             extra=game_fields(game_id, event="game_created", variant=room.variant, mode=spec.mode),

@@ -55,6 +55,8 @@ class SeatInfo(TypedDict):
     stand_in: str | None  # away | left: the stand-in holds the seat
     away_since: int | None  # since when no connection holds the seat (epoch ms)
     stand_in_votes: list[int]  # the seats that agreed to the stand-in for this seat
+    open: NotRequired[bool]  # a public table's computer player that gives way to a human
+    heir: NotRequired[str | None]  # the name of the human taking it at the end of the deal
 
 
 class TableSettings(TypedDict):
@@ -102,6 +104,8 @@ class RoomInfo(TypedDict):
     settings: TableSettings
     clock_seconds: float | None  # a decision's length, or None without a clock
     now: int  # the server's clock when this was sent (epoch ms): deadlines are on it
+    public: NotRequired[bool]  # listed in the lobby
+    rated: NotRequired[bool]
 
 
 class ChatLine(TypedDict):
@@ -800,6 +804,15 @@ class SeatModel(_Out):
     stand_in_votes: list[SeatNo] = Field(
         description="the seats that agreed to let the stand-in play for this seat"
     )
+    open: StrictBool = Field(
+        default=False,
+        description="a public table's computer player that gives the seat to a human at the "
+        "end of a deal",
+    )
+    heir: StrictStr | None = Field(
+        default=None,
+        description="the name of the human who takes this computer seat at the end of the deal",
+    )
 
 
 class TableSettingsModel(_Out):
@@ -854,6 +867,8 @@ class RoomModel(_Out):
         description="the server's clock when the message was sent (epoch ms): a client "
         "measures the deadlines against it, so its own clock need not be right"
     )
+    public: StrictBool = Field(default=False, description="listed in the lobby")
+    rated: StrictBool = Field(default=True, description="the match is rated")
 
 
 class ChatLineModel(_Out):
@@ -903,6 +918,7 @@ ErrorCode = Literal[
     "server_error",
     "not_away",
     "chat_off",
+    "seat_taken",
 ]
 
 
@@ -982,6 +998,72 @@ class PongOut(_Out):
 class ChatOut(_Out):
     type: Literal["chat"]
     message: ChatLineModel
+
+
+# ----------------------------------------------------------------- the lobby (/ws/lobby)
+
+
+class LobbySeatModel(_Out):
+    seat: SeatNo
+    kind: Literal["human", "computer", "free"]
+    name: StrictStr | None = Field(description="a human's display name (text, never HTML)")
+    xp_level: StrictInt | None
+    level: Level | None = Field(description="a computer player's level")
+    free: StrictBool = Field(
+        description="a seat this browser may ask for: free while the table waits, or a "
+        "computer's that it gives to a human at the end of the deal in progress"
+    )
+
+
+class LobbyTableModel(_Out):
+    """A public table with a free seat (app/rooms/lobby.py ``entry_of``). Never a card."""
+
+    game_id: StrictStr
+    url: StrictStr
+    variant: Variant
+    players: Annotated[StrictInt, Field(ge=2, le=4)]
+    target: StrictInt | StrictStr | None
+    clock: StrictInt = Field(description="seconds per decision")
+    rated: StrictBool
+    spectators: StrictBool = Field(description="spectators may watch")
+    status: Literal["waiting", "playing"]
+    level: Level = Field(description="the level of the computer players that fill free seats")
+    seats: list[LobbySeatModel]
+    free: Annotated[StrictInt, Field(ge=1)]
+    created_at: StrictStr | None
+
+
+@outgoing
+class LobbyOut(_Out):
+    """The lobby's whole list, once, when its socket opens."""
+
+    type: Literal["lobby"]
+    tables: list[LobbyTableModel]
+    online: Annotated[StrictInt, Field(ge=0)] = Field(description="browsers connected")
+    playing: Annotated[StrictInt, Field(ge=0)] = Field(description="tables being played")
+
+
+@outgoing
+class LobbyTableOut(_Out):
+    """A table joined the list or changed."""
+
+    type: Literal["lobby_table"]
+    table: LobbyTableModel
+
+
+@outgoing
+class LobbyRemoveOut(_Out):
+    """A table left the list (full, finished, made private)."""
+
+    type: Literal["lobby_remove"]
+    game_id: StrictStr
+
+
+@outgoing
+class LobbyCountsOut(_Out):
+    type: Literal["lobby_counts"]
+    online: Annotated[StrictInt, Field(ge=0)]
+    playing: Annotated[StrictInt, Field(ge=0)]
 
 
 def _with_events(model: type[BaseModel]) -> type[BaseModel]:

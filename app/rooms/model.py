@@ -46,6 +46,9 @@ TABLE_DEFAULTS: dict[str, Any] = {
     # table chat (app/rooms/chat.py): on; spectators read but do not write
     "chat": True,
     "spectator_chat": False,
+    # public tables (public.py): rated unless the host says otherwise; when it became public
+    "rated": True,
+    "public_since": None,
 }
 
 
@@ -80,20 +83,51 @@ class Seat:
     level: str | None = None
     name: str | None = None
     stand_in: str | None = None  # away | left: the stand-in plays this human seat (D-22)
+    # public tables (public.py): a computer player that gives the seat to a human at the end
+    # of a deal, and the human waiting for it
+    open: bool = False
+    heir_id: int | None = None
+    heir_name: str | None = None
 
     def row(self) -> repo.SeatRow:
         return repo.SeatRow(
-            self.seat, self.kind, self.identity_id, self.level, self.name, self.stand_in
+            self.seat,
+            self.kind,
+            self.identity_id,
+            self.level,
+            self.name,
+            self.stand_in,
+            self.open,
+            self.heir_id,
+            self.heir_name,
         )
 
     @classmethod
     def from_row(cls, row: repo.SeatRow) -> Seat:
         return cls(
-            row.seat, row.kind, row.identity_id, row.bot_level, row.display_name, row.stand_in
+            row.seat,
+            row.kind,
+            row.identity_id,
+            row.bot_level,
+            row.display_name,
+            row.stand_in,
+            row.open,
+            row.heir_id,
+            row.heir_name,
         )
 
     def copy(self) -> Seat:
-        return Seat(self.seat, self.kind, self.identity_id, self.level, self.name, self.stand_in)
+        return Seat(
+            self.seat,
+            self.kind,
+            self.identity_id,
+            self.level,
+            self.name,
+            self.stand_in,
+            self.open,
+            self.heir_id,
+            self.heir_name,
+        )
 
 
 @dataclass
@@ -116,6 +150,8 @@ class RoomServices:
     levels: Any = None  # app.players.awards.LevelCache
     # the manager's hook for a room that lost its lease (Room.moved)
     lost: Callable[[Room], None] | None = None
+    # the lobby (lobby.py): told when a room's seats may have changed
+    lobby: Any = None
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"

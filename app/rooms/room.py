@@ -83,6 +83,7 @@ from app.rooms.model import (
     table_settings,
     then,
 )
+from app.rooms.public import Public
 from app.rooms.publisher import Publisher, Step
 from app.rooms.seating import Seating
 
@@ -120,6 +121,9 @@ class Room:
     updated_at: Any = None
     rematch_of: str | None = None
     rematch_id: str | None = None
+    public: bool = False  # listed in the lobby (public.py)
+    # who held a seat from which deal, when it changed hands (public.py; seat_holders rows)
+    holders: list[Any] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # the table's (table_settings)
     state: State | None = None
     version: int = 0  # = deals dealt + actions applied: the same after a restart
@@ -132,8 +136,6 @@ class Room:
     by: dict[tuple[int, int], str] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     closed: bool = False
-    # the close code of the room's sockets once it closed: 1012 (restart, idle) or 4001 (moved)
-    close_code: int = 1012
     last_active: float = field(default_factory=time.monotonic)
     # the table's settings, defaults applied (model.table_settings; stored in games.settings)
     settings: dict[str, Any] = field(default_factory=dict)
@@ -153,6 +155,7 @@ class Room:
         # PostgreSQL: this process's lease of the room; every write is fenced by it (leases.py)
         self.lease: Lease | None = None
         self.chat = Chat(self)
+        self.public_table = Public(self)
 
     # ------------------------------------------------------------------ construction
 
@@ -175,6 +178,7 @@ class Room:
             updated_at=g.updated_at,
             rematch_of=g.rematch_of,
             rematch_id=g.rematch_id,
+            public=g.public,
             settings=dict(g.settings or {}),
         )
         record = stored.record()
@@ -302,6 +306,8 @@ class Room:
                     "stand_in": s.stand_in if s.kind == "human" else None,
                     "away_since": self.live.away_since_ms(s.seat),
                     "stand_in_votes": sorted(self.live.votes.get(s.seat, ())),
+                    "open": s.open,
+                    "heir": (s.heir_name or "") if s.heir_id is not None else None,
                 }
                 for s in self.seats
             ],
@@ -325,6 +331,8 @@ class Room:
                 "spectator_chat": self.settings["spectator_chat"],
             },
             "clock_seconds": self.live.clock_seconds(),
+            "public": self.public,
+            "rated": bool(self.settings.get("rated", True)),
             "now": self.live.now_ms(),
         }
 
@@ -359,7 +367,9 @@ class Room:
         """
         if not self.seats_of(identity_id) and not self.spectators_allowed:
             raise CommandError("not_allowed", "only the players of this game may read its record")
-        meta = {"game_id": self.game_id, "names": [s.name for s in self.seats]}
+        meta: dict[str, Any] = {"game_id": self.game_id, "names": [s.name for s in self.seats]}
+        if self.holders:  # docs/record-format.md "Seat holders"
+            meta["holders"] = self.public_table.holders_json()
         if self.state is None:  # waiting: nothing dealt yet
             rules = get_rules(self.variant, self.players, self.options)
             return {
@@ -403,7 +413,6 @@ class Room:
         )
         self.lease = None
         self.closed = True
-        self.close_code = CLOSE_MOVED
         for listener in list(self.listeners):
             listener.close(CLOSE_MOVED, "moved: reconnect")
         self.listeners.clear()
@@ -453,6 +462,18 @@ class Room:
         async with self.lock:
             self._check_open()
             return await self.seating.join(identity_id, name)
+
+    async def sit(self, identity_id: int, seat: int | None, name: str | None) -> dict[str, Any]:
+        """ "Sit here" at a public table (public.py)."""
+        async with self.lock:
+            self._check_open()
+            return await self.public_table.sit(identity_id, seat, name)
+
+    async def set_public(self, identity_id: int, public: bool, rated: bool | None) -> None:
+        """The host lists the waiting table in the lobby, or takes it off (public.py)."""
+        async with self.lock:
+            self._check_open()
+            await self.public_table.set_public(identity_id, public, rated)
 
     async def swap_seats(self, identity_id: int, pairs: list[tuple[int, int]]) -> out.RoomInfo:
         """The host moves occupants between seats (teams), only before the first deal."""
@@ -681,6 +702,7 @@ class Room:
         next_deal: tuple[State, list[Event]] | None = None
         deals: list[repo.DealRow] = []
         values: dict[str, Any] = {}
+        handed = self.public_table.hand_over(new_state)  # heirs take open seats now
         if new_state.phase is Phase.DEAL_OVER:
             values["scores"] = list(new_state.scores)
             if self.consents.deals_at_once(new_state):
@@ -703,6 +725,8 @@ class Room:
         cleared = self.live.cleared_seats(seat, by)
         if cleared:  # the player acts: the stand-in gives the seat back, in the same transaction
             work = then(repo.save_seats(self.game_id, cleared), work)
+        if handed is not None:
+            work = then(handed[1], work)
         # a match (or a duel game) ends: XP and ratings are written in the same transaction
         awards = self.services.awards
         by_map = {**self.by, by_key: by} if by is not None else self.by
@@ -734,6 +758,8 @@ class Room:
         if sender is not None and client_id is not None:
             self.send(sender, out.ack(client_id, self.version + 1))
         self.publish(new_state, events)
+        if handed is not None:  # after the deal's last card: the new holder sees no old hand
+            self.public_table.handed_over(handed[0])
         if "status" in values:
             self.status = FINISHED
         if next_deal is not None:
@@ -744,8 +770,8 @@ class Room:
             self.consents.clear()
             self.consents.opened()
             self.broadcast_room()
-        elif cleared or clock is not None:
-            self.broadcast_room()  # the seats' stand-in, deadlines
+        elif cleared or clock is not None or handed is not None:
+            self.broadcast_room()  # the seats' stand-in, deadlines, holders
         self.bots.schedule()
 
     async def deal_next(self, state: State) -> None:
@@ -841,10 +867,10 @@ class Room:
         """Leave memory: refuse new commands (``RoomClosed``: the caller loads the room again
         from the database), wait for the command in progress, stop the bot, close connections."""
         self.closed = True
-        self.close_code = code
         async with self.lock:
             self.consents.stop_countdown()
             self.live.stop()
+            self.public_table.stop()
         await self.bots.stop()
         for listener in list(self.listeners):
             listener.close(code, reason)

@@ -73,6 +73,8 @@ class Seating:
         if after != before or not listener.seats:
             room.publisher.broadcast_room(skip=listener)
         room.bots.schedule()
+        if listener.seats and room.public:
+            room.public_table.arm()  # a public table fills once a player is there
 
     def detach(self, listener: Listener) -> None:
         room = self.room
@@ -144,17 +146,23 @@ class Seating:
         return room.room_json(identity_id)
 
     async def save(
-        self, seats: list[Seat], changed: list[Seat], committed: Callable[[], None] | None = None
+        self,
+        seats: list[Seat],
+        changed: list[Seat],
+        committed: Callable[[], None] | None = None,
+        extra: Any = None,
     ) -> None:
         """Make ``seats`` the room's (``changed`` are the ones that differ), stored first; start
         the match when every human seat is taken. ``committed`` (the sender's ack) is called
-        once the change is stored, before anything is broadcast."""
+        once the change is stored, before anything is broadcast. ``extra``: a work stored in
+        the same transaction."""
         room = self.room
         start = room.status == Status.WAITING and all(
             s.identity_id is not None for s in seats if s.kind == "human"
         )
         if not start:
-            await room.store(repo.save_seats(room.game_id, [s.row() for s in changed]))
+            save_work = repo.save_seats(room.game_id, [s.row() for s in changed])
+            await room.store(then(save_work, extra) if extra is not None else save_work)
             if committed is not None:
                 committed()
             room.seats = seats
@@ -171,7 +179,8 @@ class Seating:
         save = repo.save_seats(
             room.game_id, [s.row() for s in changed], status=Status.PLAYING.value, **values
         )
-        await room.store(then(save, repo.record_step(room.game_id, deals=[deal])))
+        start_work = then(save, repo.record_step(room.game_id, deals=[deal]))
+        await room.store(then(extra, start_work) if extra is not None else start_work)
         if committed is not None:
             committed()
         room.seats = seats
@@ -179,6 +188,7 @@ class Seating:
         room.deals = 1
         self.refresh_listener_seats()
         room.live.set(deadlines)
+        room.public_table.stop()
         room.publisher.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
         room.bots.schedule()

@@ -142,6 +142,12 @@ async def create_game(
         await rooms.rename(identity.id, body.name)
     if body.clock != "none" and body.mode != "friends":
         raise ApiError(400, "invalid_options", "only games with friends have a clock")
+    if body.public and body.mode != "friends":
+        raise ApiError(400, "invalid_options", "only games with friends can be public")
+    if body.public:
+        from app.web.lobby import check_public_limit
+
+        await check_public_limit(settings, rooms.sessionmaker, identity.id)
     spec = GameSpec(
         variant=body.variant,
         players=body.players,
@@ -151,6 +157,7 @@ async def create_game(
         level=body.level,
         spectators=body.spectators,
         settings=body.table_settings(),
+        public=body.public,
     )
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)

@@ -377,6 +377,9 @@ class CreateGameBody(_Body):
     away_seconds: Annotated[StrictInt, Field(ge=5, le=3600)] = 120
     chat: StrictBool = True
     spectator_chat: StrictBool = False
+    # a public table (friends games): listed in the lobby, rated unless ``rated`` is false
+    public: StrictBool = False
+    rated: StrictBool = True
 
     def table_settings(self) -> dict[str, Any]:
         return {
@@ -385,6 +388,7 @@ class CreateGameBody(_Body):
             "away_seconds": self.away_seconds,
             "chat": self.chat,
             "spectator_chat": self.spectator_chat,
+            "rated": self.rated,
         }
 
     @field_validator("name")

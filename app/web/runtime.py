@@ -32,7 +32,7 @@ from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
-from app.web import api, ops, ws
+from app.web import api, lobby, ops, ws
 from app.web.analysis import Analyses
 from app.web.identity import Identities, IdentityMiddleware
 
@@ -46,6 +46,7 @@ def install(app: FastAPI) -> None:
     )
     api.install(app)
     ops.install(app)  # /metrics, /api/stats
+    app.include_router(lobby.router)  # /ws/lobby before /ws/{game_id}
     app.include_router(ws.router)
 
 
@@ -89,13 +90,12 @@ async def start(app: FastAPI) -> None:
     # deal analyses (app/web/analysis.py) share the bots' pool, a short chunk at a time
     app.state.analyses = Analyses(settings, executor, app.state.sessionmaker, writer)
     metrics.LIVE.manager = rooms
+    app.state.lobby = lobby.make_lobby(app, rooms)  # public tables (app/rooms/lobby.py)
     app.state.notifier = None
     if rooms.use_leases:  # several processes: tell each other what changed (docs/scaling.md)
         app.state.notifier = await _start_notifier(app, rooms)
-    if settings.test_hooks:  # tests only: a signal freezes the process inside a room write
-        from app.persistence import freeze
-
-        freeze.install()
+        app.state.lobby.notifier = app.state.notifier
+    await app.state.lobby.start()
     tracer = None
     if settings.stall_trace_ms > 0:
         tracer = metrics.StallTracer(settings.stall_trace_ms / 1000)
@@ -143,9 +143,20 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
         levels.drop(ids)
         await levels.ensure(ids)
 
+    the_lobby = app.state.lobby
+
     def reset() -> None:  # notices may have been missed: forget what they would have fixed
         identities.clear()
         levels.clear()
+        task = asyncio.create_task(the_lobby.resync())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    async def lobby_changed(ids: list[Any]) -> None:
+        the_lobby.changed(ids, tell=False)
+
+    async def online(values: list[Any]) -> None:
+        the_lobby.online_received(values)
 
     async def handover(request: list[Any]) -> None:
         game_id, owner, epoch = request
@@ -155,10 +166,12 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
     notifier.on("renamed", renamed)
     notifier.on("moved", moved)
     notifier.on("levels", levels_changed)
+    notifier.on("lobby", lobby_changed)
+    notifier.on("online", online)
+    pending: set[asyncio.Task[None]] = set()
     notifier.on_reset = reset
     await notifier.start()
     identities.notifier = notifier
-    pending: set[asyncio.Task[None]] = set()
 
     def publish_levels(ids: list[int]) -> None:
         task = asyncio.create_task(notifier.publish("levels", ids))
@@ -173,6 +186,9 @@ async def stop(app: FastAPI) -> None:
     backups: BackupSchedule | None = getattr(app.state, "backups", None)
     if backups is not None:
         await backups.stop()
+    the_lobby = getattr(app.state, "lobby", None)
+    if the_lobby is not None:
+        await the_lobby.stop()
     notifier: Notifier | None = getattr(app.state, "notifier", None)
     if notifier is not None:
         await notifier.stop()

@@ -585,6 +585,8 @@ async def test_the_host_fills_free_seats_with_computer_players_and_the_last_one_
         "stand_in": None,
         "away_since": None,
         "stand_in_votes": [],
+        "open": False,
+        "heir": None,
     }
     assert guest.new()[-1]["room"]["seats"][2]["kind"] == "bot"
     await room.set_seat(host, 2, "human", None, None)  # changed his mind

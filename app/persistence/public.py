@@ -1,0 +1,153 @@
+"""Public tables' rows: seat holders, the lobby's reads, quick play's candidates, limits.
+
+Reads are functions of a synchronous ``Session`` (run with ``players.read``) or plain async
+queries; writes are works for the writer (writer.py). No game logic: app/rooms/public.py and
+app/rooms/lobby.py decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.persistence.models import Game, GameSeat, PlayerProfile, PlayerRating, SeatHolder, utcnow
+from app.persistence.repository import GameRow, SeatRow, Work, _game_row, _seat_row
+
+
+@dataclass(frozen=True)
+class HolderRow:
+    """From deal ``deal`` on, the seat is held by ``identity_id`` (a human) or by a computer
+    player of ``bot_level``."""
+
+    seat: int
+    deal: int
+    identity_id: int | None
+    bot_level: str | None
+    name: str | None
+
+
+def insert_holders(game_id: str, rows: Sequence[HolderRow]) -> Work:
+    def work(session: Session) -> None:
+        if rows:
+            session.execute(
+                insert(SeatHolder.__table__),
+                [
+                    {
+                        "game_id": game_id,
+                        "seat": r.seat,
+                        "deal": r.deal,
+                        "identity_id": r.identity_id,
+                        "bot_level": r.bot_level,
+                        "name": r.name,
+                        "created_at": utcnow(),
+                    }
+                    for r in rows
+                ],
+            )
+
+    return work
+
+
+def holders_of(session: Session, game_id: str) -> list[HolderRow]:
+    """The seat holders of a game, by seat then deal."""
+    rows = session.execute(
+        select(SeatHolder)
+        .where(SeatHolder.game_id == game_id)
+        .order_by(SeatHolder.seat, SeatHolder.deal)
+    ).scalars()
+    return [HolderRow(r.seat, r.deal, r.identity_id, r.bot_level, r.name) for r in rows]
+
+
+async def load_holders(session: AsyncSession, game_id: str) -> list[HolderRow]:
+    return await session.run_sync(lambda s: holders_of(s, game_id))
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+async def public_games(
+    session: AsyncSession, game_ids: Iterable[str] | None = None
+) -> list[tuple[GameRow, list[SeatRow]]]:
+    """The unfinished public friends games with their seats; with ``game_ids``, those games
+    whatever they are now (the lobby decides whether each is still listed)."""
+    query = select(Game)
+    if game_ids is None:
+        query = query.where(
+            Game.public.is_(True), Game.mode == "friends", Game.status != "finished"
+        )
+    else:
+        ids = sorted(set(game_ids))
+        if not ids:
+            return []
+        query = query.where(Game.id.in_(ids))
+    games = (await session.execute(query)).scalars().all()
+    if not games:
+        return []
+    seats = (
+        (
+            await session.execute(
+                select(GameSeat)
+                .where(GameSeat.game_id.in_([g.id for g in games]))
+                .order_by(GameSeat.game_id, GameSeat.seat)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    by_game: dict[str, list[SeatRow]] = {}
+    for s in seats:
+        by_game.setdefault(s.game_id, []).append(_seat_row(s))
+    return [(_game_row(g), by_game.get(g.id, [])) for g in games]
+
+
+async def xp_of(session: AsyncSession, identity_ids: Iterable[int]) -> dict[int, int]:
+    ids = sorted(set(identity_ids))
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(PlayerProfile.identity_id, PlayerProfile.xp).where(
+            PlayerProfile.identity_id.in_(ids)
+        )
+    )
+    return {int(i): int(xp) for i, xp in rows}
+
+
+async def tables_playing(session: AsyncSession, active_seconds: float) -> int:
+    """Tables in play that moved within ``active_seconds`` (of every mode but local)."""
+    since = utcnow() - timedelta(seconds=active_seconds)
+    count = await session.scalar(
+        select(func.count())
+        .select_from(Game)
+        .where(Game.status == "playing", Game.mode != "local", Game.updated_at >= since)
+    )
+    return int(count or 0)
+
+
+async def mu_of(
+    session: AsyncSession, identity_ids: Iterable[int], family: str
+) -> dict[int, float]:
+    """The rating μ of each identity in ``family`` (absent: not rated yet)."""
+    ids = sorted(set(identity_ids))
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(PlayerRating.identity_id, PlayerRating.mu).where(
+            PlayerRating.identity_id.in_(ids), PlayerRating.family == family
+        )
+    )
+    return {int(i): float(mu) for i, mu in rows}
+
+
+async def public_created_since(session: AsyncSession, identity_id: int, since: datetime) -> int:
+    """How many public tables ``identity_id`` created since ``since`` (the rate limit)."""
+    count = await session.scalar(
+        select(func.count())
+        .select_from(Game)
+        .where(Game.host_id == identity_id, Game.public.is_(True), Game.created_at >= since)
+    )
+    return int(count or 0)
