@@ -192,6 +192,19 @@ class Settings(BaseSettings):
         "/usr/lib/postgresql/16/bin). Empty: they are looked for on PATH.",
     )
 
+    pg_statement_timeout_seconds: float = Field(
+        default=30.0,
+        ge=1.0,
+        le=3600.0,
+        description="PostgreSQL: no statement of the server runs or waits for longer than "
+        "this (statement_timeout; docs/scaling.md).",
+    )
+    test_hooks: bool = Field(
+        default=False,
+        description="Tests only: SIGUSR1 makes the process freeze itself (SIGSTOP) inside its "
+        "next fenced write's transaction, after the lease rows are locked (docs/scaling.md).",
+    )
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: Any) -> Any:

@@ -219,6 +219,7 @@ class RoomManager:
             self._handed = {g: t for g, t in self._handed.items() if now - t < self.lease_seconds}
         self._handed[game_id] = now
         room.closed = True  # no await before this: later commands reload the room
+        room.close_code = CLOSE_MOVED  # a command racing the close is told the room moved
         del self.rooms[game_id]
         await room.close(code=CLOSE_MOVED, reason="moved: reconnect")
         await self._release([room])

@@ -7,6 +7,7 @@ events addressed to a seat go only to that seat's holder. The room never awaits 
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -70,6 +71,8 @@ class Publisher:
         # the seat fields last sent (seat -> seat_fields) and the state they were made of
         self._fields: dict[int, dict[str, Any]] = {}
         self._fields_of: State | None = None
+        # the version of the whole state each connection was last sent (resume)
+        self.state_sent: weakref.WeakKeyDictionary[Listener, int] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------------ single messages
 
@@ -95,6 +98,7 @@ class Publisher:
 
     def send_state(self, listener: Listener) -> None:
         self.send(listener, self.state_message(listener))
+        self.state_sent[listener] = self.room.version
 
     def broadcast_room(self, skip: Listener | None = None) -> None:
         room = self.room
@@ -179,9 +183,12 @@ class Publisher:
         return step
 
     def resume(self, listener: Listener, version: int) -> None:
-        """Send what the client missed after ``version``, or a fresh state."""
+        """Send what the client missed after ``version``, or a fresh state. A client that
+        was sent a whole state at ``version`` or later on this connection (every new socket
+        gets one first) has nothing to catch up on: its ``resume`` is answered with nothing,
+        rather than with updates its state already holds."""
         current = self.room.version
-        if version == current:
+        if version == current or version <= self.state_sent.get(listener, -1):
             return
         history = self.history
         first = history[0].version if history else current + 1

@@ -136,6 +136,8 @@ class Room:
     by: dict[tuple[int, int], str] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     closed: bool = False
+    # the close code of the room's sockets once it closed: 1012 (restart, idle) or 4001 (moved)
+    close_code: int = 1012
     last_active: float = field(default_factory=time.monotonic)
     # the table's settings, defaults applied (model.table_settings; stored in games.settings)
     settings: dict[str, Any] = field(default_factory=dict)
@@ -413,6 +415,7 @@ class Room:
         )
         self.lease = None
         self.closed = True
+        self.close_code = CLOSE_MOVED
         for listener in list(self.listeners):
             listener.close(CLOSE_MOVED, "moved: reconnect")
         self.listeners.clear()
@@ -867,6 +870,7 @@ class Room:
         """Leave memory: refuse new commands (``RoomClosed``: the caller loads the room again
         from the database), wait for the command in progress, stop the bot, close connections."""
         self.closed = True
+        self.close_code = code
         async with self.lock:
             self.consents.stop_countdown()
             self.live.stop()

@@ -96,6 +96,10 @@ async def start(app: FastAPI) -> None:
         app.state.notifier = await _start_notifier(app, rooms)
         app.state.lobby.notifier = app.state.notifier
     await app.state.lobby.start()
+    if settings.test_hooks:  # tests only: a signal freezes the process inside a room write
+        from app.persistence import freeze
+
+        freeze.install()
     tracer = None
     if settings.stall_trace_ms > 0:
         tracer = metrics.StallTracer(settings.stall_trace_ms / 1000)
