@@ -240,13 +240,35 @@ async def test_resume_replays_the_missed_updates_or_sends_a_state() -> None:
     assert watcher.new() == []
     room.resume(watcher, room.version + 3)
     assert [m["type"] for m in watcher.new()] == ["state"]
-    room.resume(watcher, 0)  # from the very start: the first deal's update is still buffered
-    assert [m["type"] for m in watcher.new()] == ["update"] * room.version
+    # a connection that was never sent a state (the updates went to its seats' texts)
+    late = FakeListener(watcher.identity_id, watcher.seats)
+    room.resume(late, 0)  # from the very start: the first deal's update is still buffered
+    assert [m["type"] for m in late.new()] == ["update"] * room.version
     for i in range(70):
         await play_one(room, listeners, rng, f"m{i}")
-    watcher.new()
-    room.resume(watcher, mark)  # no longer buffered (64 versions are kept)
-    assert [m["type"] for m in watcher.new()] == ["state"]
+    room.resume(late, mark)  # no longer buffered (64 versions are kept)
+    assert [m["type"] for m in late.new()] == ["state"]
+
+
+async def test_a_resume_behind_the_state_a_new_socket_got_sends_nothing() -> None:
+    """A reconnecting client sends ``resume`` with its old version as its socket opens,
+    while the server sends that socket a whole state: the updates between the two are not
+    sent again (docs/protocol.md, "Reconnecting")."""
+    room, listeners = await started("classic")
+    rng = random.Random(4)
+    old = room.version
+    for i in range(6):
+        await play_one(room, listeners, rng, f"s{i}")
+    again = attach(room, listeners[2].identity_id)  # a new socket: a whole state first
+    assert [m["type"] for m in again.new()] == ["state"]
+    await play_one(room, listeners, rng, "after")  # one live update on the new socket
+    again.new()
+    room.resume(again, old)
+    assert again.new() == []
+    await play_one(room, listeners, rng, "later")
+    again.new()
+    room.resume(again, room.version - 1)  # a gap after the state is still served
+    assert [m["type"] for m in again.new()] == ["update"]
 
 
 # ----------------------------------------------------------------- consents
