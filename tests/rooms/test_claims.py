@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
+import pytest
 
 from app.engine import (
     Phase,
@@ -23,11 +25,14 @@ from app.engine import (
     seat_view,
 )
 from app.engine.cards import format_mask
-from app.engine.claims import can_claim, claim_action, mark_claim
+from app.engine.claims import can_claim, claim_action, lead_order, mark_claim
 from app.engine.record import dump, record_by, replay_by, replayed_states
-from app.rooms import Status
+from app.persistence import repository as repo
+from app.persistence.db import create_engine_from_url, create_sessionmaker
+from app.persistence.writer import CommitQueue
+from app.rooms import GameSpec, RoomManager, Status
 from app.rooms.messages import validate_outgoing
-from tests.rooms.harness import FakeListener, act, attach, make_room, services
+from tests.rooms.harness import FakeListener, act, attach, make_room, services, settings
 from tests.schema import check_sent
 
 
@@ -230,3 +235,67 @@ async def test_bots_claim_whenever_they_may() -> None:
                 claims += 1
         assert claims >= 1
         await room.close()
+
+
+# ----------------------------------------------------------------- a restart mid-play-out
+
+
+@pytest.fixture
+async def manager(migrated_database_url: str) -> AsyncIterator[RoomManager]:
+    engine = create_engine_from_url(migrated_database_url)
+    writer = CommitQueue(engine)
+    await writer.start()
+    rooms = RoomManager(settings(), create_sessionmaker(engine), writer, None)
+    try:
+        yield rooms
+    finally:
+        await rooms.stop()
+        await writer.close()
+        await engine.dispose()
+
+
+@pytest.mark.db
+async def test_a_restart_in_the_middle_of_a_play_out_goes_on_from_the_record(
+    manager: RoomManager,
+) -> None:
+    """The claim and its first card are stored; the process goes away before the rest is
+    played. The room that comes back from its rows knows the claim (the record's ``by``) and
+    plays the deal out in §15's order, each card stored, when a player is connected."""
+    token = repo.hash_token("claim-restart")
+    host_id = await manager.writer.submit(repo.insert_identity(token))
+    created = await manager.create_game(
+        host_id, "Host", GameSpec("classic", None, {"target": 501}, "local")
+    )
+    room = await manager.get(created.game_id)
+    assert room is not None
+    socket = FakeListener(host_id, room.seats_of(host_id))
+    room.attach(socket)
+    seat = await play_to_a_claim(room, socket, random.Random(7))
+    left = len(lead_order(room.state.hands[seat], room.state.contract.trump))
+    deal = len(room.state.logs)
+    room.detach(socket)  # nobody connected: the driver plays nothing more here
+    version = room.version
+    await send_claim(room, socket, "claim-1", version)
+    assert room.version == version + 1 and room.state.claimer == seat
+    stored_actions = room.seq
+
+    await manager.evict(room)
+    again = await manager.get(room.game_id)
+    assert again is not None and again is not room
+    assert (again.version, again.seq) == (version + 1, stored_actions)
+    assert again.state.claimer == seat  # the replayed record marks the claim
+    assert seat_view(again.state, 0)["claim"]["seat"] == seat
+    back = FakeListener(host_id, again.seats_of(host_id))
+    again.attach(back)
+    again.bots.schedule()
+    await wait_for(lambda: again.state.phase is not Phase.PLAY)
+    record = dump(again.state, by=again.by)
+    actions = record["deals"][deal]["actions"]
+    players = again.state.rules.players
+    assert [a.get("by") for a in actions[-left * players :]] == ["claim"] * (left * players)
+    assert _tricks(record, deal)[-left:] == [seat] * left
+    claim_plays_follow_section_15(record, deal)
+    # and it was all stored: loaded once more, the same record
+    await manager.evict(again)
+    third = await manager.get(room.game_id)
+    assert third is not None and dump(third.state, by=third.by) == record
