@@ -13,10 +13,14 @@ for (const select of document.querySelectorAll("[data-lang-switch]")) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen. */
+/** A short message at the bottom of the screen. Over a modal dialog it is drawn inside that
+ * dialog (the top layer): outside, the dialog and its backdrop would hide it. */
 export function toast(message) {
   const el = document.getElementById("toast");
   if (!el) return;
+  const modal = [...document.querySelectorAll("dialog[open]")].filter((d) => d.matches(":modal")).pop();
+  const home = modal || document.body;
+  if (el.parentElement !== home) home.append(el);
   el.textContent = message;
   el.classList.add("show");
   clearTimeout(toastTimer);

@@ -116,6 +116,16 @@ function tickNextDeal() {
 
 /** "Next deal" / "Rematch", or who is still awaited once this browser agreed. */
 export function consentButton(kind, consent) {
+  const rematch = kind === "rematch" && S.room && S.room.rematch;
+  if (rematch) {
+    // the rematch exists already (a finished match reopened): the way on is to go there
+    const link = document.createElement("a");
+    link.className = "btn primary";
+    link.href = rematch.url;
+    link.dataset.action = "rematch";
+    link.textContent = t("match.to_rematch");
+    return link;
+  }
   const agreed = consent && consent.kind === kind && S.held.some((s) => consent.agreed.includes(s));
   const label = agreed ? t("consent.waiting", { names: waitingNames(consent) }) : t(`consent.${kind}`);
   return button(label, () => sendConsent(kind), { cls: "btn primary", disabled: agreed, name: kind });

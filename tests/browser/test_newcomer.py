@@ -15,7 +15,7 @@ import pytest
 
 from app.web.i18n import LOCALES_DIR
 
-from .driver import choose_game, open_home, start
+from .driver import choose_game, open_home, start, take_turn, wait_ready, wait_state
 from .test_live_tables import friends_table
 
 pytestmark = pytest.mark.browser
@@ -156,5 +156,51 @@ def test_your_games_lists_the_table_just_created(server, chromium) -> None:
     group.first.wait_for()
     assert group.count() == 1
     assert page.locator("#games-empty").is_hidden()
+    assert errors == []
+    context.close()
+
+
+def play_match(page: Any, limit: int = 400) -> None:
+    for _ in range(limit):
+        state = wait_state(page)
+        if state == "match":
+            return
+        take_turn(page, state)
+    raise AssertionError("the match did not end")
+
+
+def test_an_old_match_leads_to_its_rematch_and_toasts_show_over_dialogs(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "classic", options={"target": "one_deal"})
+    start(page, "computer")
+    old_url = page.url
+    play_match(page)
+    dialog = page.locator("#dlg-match")
+    # the XP lines: one colon at most ("Tricks won: 3  +3", never "Tricks won: 3: +3")
+    dialog.locator("#xp-box li").first.wait_for()
+    for line in dialog.locator("#xp-box li").all_inner_texts():
+        assert line.count(":") <= 1, line
+    # a toast said while the dialog is open is drawn inside it, over the backdrop
+    page.evaluate("import('/static/js/common.js').then((m) => m.toast('over the dialog'))")
+    toast = page.locator("#dlg-match #toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == "over the dialog"
+    box = toast.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768
+    dialog.locator("[data-action=rematch]").click()
+    page.wait_for_url(lambda url: url != old_url and "/g/" in url)
+    new_url = page.url
+    wait_ready(page)
+    # the old match, reopened: its rematch exists, the way on is to go there
+    page.goto(old_url)
+    wait_state(page)
+    go = page.locator("#dlg-match [data-action=rematch]")
+    assert go.evaluate("el => el.tagName") == "A"
+    assert go.inner_text() == catalog("en")["match.to_rematch"]
+    go.click()
+    page.wait_for_url(new_url)
     assert errors == []
     context.close()
