@@ -157,7 +157,12 @@ class Lobby:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        await self.resync()
+        """Read the list, then keep the counts; a database that cannot be read yet (not
+        migrated) leaves the list empty until the next resync, never stops the server."""
+        try:
+            await self.resync()
+        except Exception:
+            log.warning("could not read the lobby's tables", exc_info=True)
         self._loop = asyncio.create_task(self._counts_loop(), name="atout-lobby")
 
     async def stop(self) -> None:

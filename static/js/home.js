@@ -1,6 +1,7 @@
 // Home: choose a game (variant, players, options), start it three ways, list saved games, name.
 import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t, tn } from "./i18n.js";
+import "./lobby.js";
 
 const schema = JSON.parse(document.getElementById("schema").textContent);
 const form = document.getElementById("new-game");
@@ -104,6 +105,7 @@ form.addEventListener("submit", async (event) => {
   if (mode === "computer") body.level = form.elements.level.value;
   if (mode === "friends") {
     body.spectators = form.elements.spectators.checked;
+    if (form.elements.public.checked) body.public = true;
     Object.assign(body, tableSettings());
   }
   await createGame(body);
