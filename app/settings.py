@@ -199,10 +199,18 @@ class Settings(BaseSettings):
         description="PostgreSQL: no statement of the server runs or waits for longer than "
         "this (statement_timeout; docs/scaling.md).",
     )
+    test_seed: int | None = Field(
+        default=None,
+        description="Tests only: every room deals from a generator seeded with this (and the "
+        "variant, and the deals already dealt when a room is restored), and the computer "
+        "players think with generators seeded from it and the game's version, so that a "
+        "test's games are the same at every run. Unset (the default): real randomness.",
+    )
     test_hooks: bool = Field(
         default=False,
         description="Tests only: SIGUSR1 makes the process freeze itself (SIGSTOP) inside its "
-        "next fenced write's transaction, after the lease rows are locked (docs/scaling.md).",
+        "next room write's transaction (on PostgreSQL after the lease rows are locked), SIGUSR2 "
+        "inside the one after (app/persistence/freeze.py; docs/scaling.md).",
     )
 
     @field_validator("allowed_origins", mode="before")

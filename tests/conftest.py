@@ -31,6 +31,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,6 +120,11 @@ def is_postgresql(database_url: str) -> bool:
 
 
 # --------------------------------------------------------------------------- live server
+
+
+def seed_of(name: str) -> int:
+    """A test's own deck and bot seed (ATOUT_TEST_SEED): stable across runs and machines."""
+    return zlib.crc32(name.encode()) % 1_000_000
 
 
 def free_port() -> int:
@@ -276,7 +282,9 @@ LiveServerFactory = Callable[..., LiveServer]
 
 
 @pytest.fixture
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServerFactory]:
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[LiveServerFactory]:
     """Factory: ``live_server(env=None, *, database_url=None, migrate=True, start=True)``.
 
     - ``database_url``: default a new SQLite file for this server.
@@ -310,6 +318,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
                 # PostgreSQL: a restart on the same port is the same node: it takes its room
                 # leases back at once (docs/scaling.md)
                 "ATOUT_NODE_ID": f"live-server-{port}",
+                # the test's decks and bots are the same at every run (ATOUT_TEST_SEED)
+                "ATOUT_TEST_SEED": str(seed_of(request.node.nodeid)),
                 "PYTHONUNBUFFERED": "1",
                 "PYTHONPATH": os.pathsep.join(
                     p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p

@@ -156,7 +156,11 @@ class BotDriver:
 
     async def think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
         """Run a bot off the event loop (a worker process by default)."""
-        rng = random.Random(secrets.randbits(64))
+        seed = self.room.services.settings.test_seed
+        if seed is None:
+            rng = random.Random(secrets.randbits(64))
+        else:  # tests: the same thought at every run
+            rng = random.Random(f"{seed}:{self.room.version}:{level}:{view.get('seat')}")
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         # A bot that has not answered in BOT_THINK_SECONDS is given up and asked again (a worker

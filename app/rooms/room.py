@@ -147,7 +147,7 @@ class Room:
         self.status = Status(self.status)
         self.settings = table_settings(self.mode, self.settings)
         self.lock = asyncio.Lock()
-        self.rng: random.Random = random.SystemRandom()
+        self.rng: random.Random = seeded(self.services, self.variant)
         self.publisher = Publisher(self)
         self.seating = Seating(self)
         self.consents = Consents(self)
@@ -191,6 +191,7 @@ class Room:
                 raise RuntimeError(f"game {g.id}: stored record does not replay: {exc}") from exc
         room.stored_clock = g.clock
         room.deals = len(stored.deals)
+        room.rng = seeded(services, room.variant, room.deals)
         room.seq = len(stored.actions)
         room.version = room.deals + room.seq
         # the version each client id was acknowledged with: deals and actions in record order
@@ -879,6 +880,15 @@ class Room:
         for listener in list(self.listeners):
             listener.close(code, reason)
         self.listeners.clear()
+
+
+def seeded(services: RoomServices, variant: str, deals: int = 0) -> random.Random:
+    """The room's deck generator: real randomness, or (tests: ``ATOUT_TEST_SEED``) one seeded
+    with the seed, the variant and the deals already dealt, the same at every run."""
+    seed = services.settings.test_seed
+    if seed is None:
+        return random.SystemRandom()
+    return random.Random(f"{seed}:{variant}:{deals}")
 
 
 def _mark_events(events: list[Event], by: str, action: Action, seat: int) -> list[Event]:

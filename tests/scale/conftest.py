@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.bench.cluster import HAPROXY, Cluster
-from tests.conftest import EXTERNAL_DATABASE_URL
+from tests.conftest import EXTERNAL_DATABASE_URL, seed_of
 
 LEASE_SECONDS = "1.5"
 
@@ -42,7 +42,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def make_cluster(migrated_database_url: str, tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
+def make_cluster(
+    migrated_database_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Cluster]]:
     """``make_cluster(nodes=3, env=None)``: a started Cluster, stopped after the test."""
     if not Path(HAPROXY).exists():
         pytest.fail(f"CI with PostgreSQL must install haproxy: {HAPROXY} is missing")
@@ -55,6 +57,7 @@ def make_cluster(migrated_database_url: str, tmp_path: Path) -> Iterator[Callabl
             # test players move as fast as the server answers
             "ATOUT_WS_RATE": "500",
             "ATOUT_WS_BURST": "500",
+            "ATOUT_TEST_SEED": str(seed_of(request.node.nodeid)),  # the same decks every run
             **(env or {}),
         }
         cluster = Cluster(

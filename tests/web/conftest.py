@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.persistence.migrate import upgrade_head
-from tests.conftest import PROJECT_ROOT, LiveServer, free_port
+from tests.conftest import PROJECT_ROOT, LiveServer, free_port, seed_of
 
 
 def start_server(workdir: Path, env: Mapping[str, str] | None = None) -> LiveServer:
@@ -24,6 +24,7 @@ def start_server(workdir: Path, env: Mapping[str, str] | None = None) -> LiveSer
             "ATOUT_BOT_DELAY_MS": "0",
             "ATOUT_LOG_LEVEL": "WARNING",
             "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+            "ATOUT_TEST_SEED": str(seed_of(workdir.name)),  # the same decks at every run
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p
