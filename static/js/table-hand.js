@@ -94,12 +94,24 @@ export function layoutHand() {
   const cards = [...hand.querySelectorAll(".card:not(.small)")];
   if (!cards.length) return;
   const width = hand.clientWidth - 8;
-  const cw = cards[0].getBoundingClientRect().width || 70;
   const minSlice = 42;
-  let perRow = cards.length;
-  while (perRow > 1 && (perRow - 1) * minSlice + cw > width) perRow -= 1;
-  const rows = Math.ceil(cards.length / perRow);
-  const inRow = Math.ceil(cards.length / rows);
+  const fit = (cw) => {
+    let perRow = cards.length;
+    while (perRow > 1 && (perRow - 1) * minSlice + cw > width) perRow -= 1;
+    const rows = Math.ceil(cards.length / perRow);
+    return { rows, inRow: Math.ceil(cards.length / rows) };
+  };
+  // a hand that needs two rows at the full card size gets smaller cards (app.css,
+  // .hand[data-crowded]); the overlap is computed for the size the cards then have
+  delete hand.dataset.crowded;
+  let cw = cards[0].getBoundingClientRect().width || 70;
+  // (or whose cards, overlapped, would leave less than half of each one uncovered)
+  const crowded = (w) => fit(w).rows > 1 || (cards.length > 1 && (width - w) / (cards.length - 1) < w / 2 + 4);
+  if (crowded(cw)) {
+    hand.dataset.crowded = "yes";
+    cw = cards[0].getBoundingClientRect().width || cw;
+  }
+  const { rows, inRow } = fit(cw);
   const slice = inRow > 1 ? Math.min(cw + 6, (width - cw) / (inRow - 1)) : cw;
   hand.style.setProperty("--overlap", `${Math.min(0, slice - cw)}px`);
   hand.style.setProperty("--rows", rows);

@@ -5,7 +5,7 @@ import { fillHelp } from "./help.js";
 import { t } from "./i18n.js";
 import { illegalText } from "./reasons.js";
 import { bindSettings, setting } from "./settings.js";
-import { $, announce, openDialog } from "./table-dom.js";
+import { $, announce, app, openDialog } from "./table-dom.js";
 import { renderControls } from "./table-controls.js";
 import { showBidsHistory, showLastTrick, showScoreSheet } from "./table-dialogs.js";
 import { focusCard, layoutHand, renderHand, renderPiles, tappableCards } from "./table-hand.js";
@@ -204,12 +204,42 @@ export function showHint(action) {
 
 // ----------------------------------------------------------------------------- the page
 
+/** A phone: the bar's buttons are one menu (app.css). A choice made in it closes it, and so do
+ * Escape and a tap anywhere else. */
+function installMenu() {
+  const menu = $("btn-menu");
+  const actions = $("bar-actions");
+  const setOpen = (open) => {
+    app.classList.toggle("menu-open", open);
+    menu.setAttribute("aria-expanded", String(open));
+  };
+  const isOpen = () => app.classList.contains("menu-open");
+  menu.addEventListener("click", () => {
+    setOpen(!isOpen());
+    if (isOpen()) actions.querySelector("button:not([hidden]):not([disabled]), select, input")?.focus();
+  });
+  actions.addEventListener("click", (e) => {
+    if (e.target.closest("button, a")) setOpen(false);
+  });
+  actions.addEventListener("change", () => setOpen(false));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && isOpen()) {
+      setOpen(false);
+      menu.focus();
+    }
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (isOpen() && !e.target.closest("#bar-actions, #btn-menu")) setOpen(false);
+  });
+}
+
 /** Wire every control of the page once; `render(events)` redraws the whole table. */
 export function installInput({ render }) {
   listenToCards($("hand"));
   listenToCards($("piles-bottom"));
   window.addEventListener("resize", () => layoutHand());
 
+  installMenu();
   $("scoreboard").addEventListener("click", showScoreSheet);
   $("btn-last-trick").addEventListener("click", showLastTrick);
   $("btn-bids").addEventListener("click", showBidsHistory);

@@ -144,6 +144,14 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         raise AssertionError(f"nothing to do in state {state}")
 
 
+def bar_button(page: Any, selector: str) -> None:
+    """Click one of the table bar's buttons (``#btn-hint``, ``#btn-chat``...): on a phone they
+    are in the bar's menu, which is opened first."""
+    if not page.locator(selector).is_visible() and page.locator("#btn-menu").is_visible():
+        page.click("#btn-menu")
+    page.click(selector)
+
+
 def plays_itself(page: Any) -> bool:
     """Whether the server plays the seat's only card for it now (the forced-cards setting)."""
     return bool(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot
-from .driver import wait_ready
+from .driver import bar_button, wait_ready
 from .test_layout import MEASURE_JS, overlaps
 
 pytestmark = pytest.mark.browser
@@ -59,7 +59,7 @@ def table(
 
 def open_chat(page: Any) -> None:
     if page.locator("#chat-panel").is_hidden():
-        page.click("#btn-chat")
+        bar_button(page, "#btn-chat")
     page.wait_for_selector("#chat-panel:not([hidden])")
 
 
@@ -196,7 +196,7 @@ def test_computer_games_have_no_chat_button(server, chromium) -> None:
 SIZES = ((390, 844), (844, 390), (768, 1024), (1366, 768))
 
 BAR_JS = """() => [...document.querySelectorAll('.table-bar .bar-actions > *, .table-bar .scoreboard,'
-  + ' .table-bar .bar-game')].filter(e => e.getClientRects().length && !e.hidden).map(e => {
+  + ' .table-bar .bar-game, .table-bar .menu-btn')].filter(e => e.getClientRects().length && !e.hidden).map(e => {
     const r = e.getBoundingClientRect();
     return {id: e.id || e.className, left: r.left, top: r.top, right: r.right, bottom: r.bottom};
   })"""
@@ -235,17 +235,24 @@ def test_the_chat_button_and_panel_fit_on_a_phone_and_a_desktop(server, chromium
         m = host.evaluate(MEASURE_JS)
         assert m["scrollWidth"] <= m["vw"] + 1, (width, height)
         bar = host.evaluate(BAR_JS)
-        chat = next(b for b in bar if b["id"] == "btn-chat")
+        # a phone: the chat button is in the bar's menu, whose button shows that a line came
+        phone = host.locator("#btn-menu").is_visible()
+        chat = next(b for b in bar if b["id"] == ("btn-menu" if phone else "btn-chat"))
+        if phone:
+            dot = "getComputedStyle(document.getElementById('btn-menu'), '::after').content"
+            assert host.evaluate(dot) not in ("none", "normal"), (width, height)
         assert inside(chat, m["vw"], m["vh"]), (width, height, chat)
         for other in bar:
             if other is not chat:
                 assert not overlaps(chat, other), (width, height, other)
         for name, part in m["parts"].items():
             assert not overlaps(chat, part), (width, height, name)
+        if phone:
+            host.click("#btn-menu")
         badge = host.locator("#chat-badge").bounding_box()
         assert badge and badge["x"] >= 0 and badge["y"] >= 0, (width, height)
         # open: everything of the panel on screen; on a wide screen it covers nothing
-        host.click("#btn-chat")
+        bar_button(host, "#btn-chat")
         host.wait_for_selector("#chat-panel:not([hidden])")
         host.wait_for_timeout(150)
         p = host.evaluate(PANEL_JS)

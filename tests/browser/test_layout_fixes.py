@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
+from .driver import bar_button, choose_game, open_home, play_to, start, take_turn, wait_state
 from .test_layout import SIZES, overlaps
 
 pytestmark = pytest.mark.browser
@@ -90,7 +90,7 @@ def test_a_toast_never_covers_the_score_the_buttons_or_the_hand(server, chromium
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("document.getElementById('toast').classList.remove('show')")
-        page.click("#btn-hint")
+        bar_button(page, "#btn-hint")
         page.wait_for_selector("#toast.show")
         page.wait_for_timeout(300)  # the slide-in
         toast = rects(page, "#toast")[0]

@@ -45,12 +45,12 @@ def test_a_touch_screen_never_raises_a_card_it_did_not_tap(server, chromium) -> 
         page = computer_game(chromium, server, touch=touch)
         play_to(page, "turn:play")
         card = legal_cards(page).first
-        card.hover()
+        card.hover(position={"x": 12, "y": 30})  # its left edge: the next card covers the rest
         page.evaluate(
             "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
         )
         transforms[touch] = card.evaluate("el => getComputedStyle(el).transform")
-        button = page.locator("#btn-bids")
+        button = page.locator("#btn-menu")
         before = button.evaluate("el => getComputedStyle(el).backgroundColor")
         button.hover()
         after = button.evaluate("el => getComputedStyle(el).backgroundColor")
@@ -59,3 +59,64 @@ def test_a_touch_screen_never_raises_a_card_it_did_not_tap(server, chromium) -> 
         page.context.close()
     assert transforms[True] == "none", transforms  # the touch screen: nothing moves
     assert transforms[False] != "none", transforms  # a mouse still lifts the card it points at
+
+
+PHONE_JS = """() => {
+  const r = (el) => { const b = el.getBoundingClientRect();
+    return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, width: b.width, height: b.height}; };
+  const shown = (el) => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  return {
+    vw: document.documentElement.clientWidth, vh: window.innerHeight,
+    header: shown(document.querySelector('.site-header')),
+    bar: r(document.querySelector('.table-bar')),
+    felt: r(document.getElementById('felt')),
+    card: r(document.querySelector('#hand .card')),
+    trumpBadge: shown(document.getElementById('trump-badge')),
+    trumpInBar: shown(document.querySelector('#bar-contract .contract-denom')),
+    barButtons: [...document.querySelectorAll('#bar-actions > *')].filter(shown).map(e => e.id || e.className),
+  };
+}"""
+
+MENU = (
+    "#btn-last-trick",
+    "#btn-bids",
+    "#btn-hint",
+    "#level-select",
+    "#four-colour",
+    "#btn-help",
+    "#btn-settings",
+)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["upright", "sideways"])
+def test_the_phone_table_gives_the_felt_and_the_hand_the_screen(server, chromium, size) -> None:
+    """A full-screen table on a phone: no site header, one slim bar with the contract (trump
+    included), the score and a menu that holds every other button; the hand's cards grow."""
+    page = computer_game(chromium, server, size=size)
+    play_to(page, "turn:play")
+    m = page.evaluate(PHONE_JS)
+    assert not m["header"], m
+    assert m["bar"]["height"] <= 56, m["bar"]
+    assert m["barButtons"] == [], m["barButtons"]  # all in the menu, closed
+    assert m["trumpInBar"] and not m["trumpBadge"], m
+    if size == (390, 844):
+        assert m["felt"]["top"] <= m["bar"]["bottom"] + 12, m
+        assert m["card"]["width"] >= 76, m["card"]  # was 66 px under the header and the buttons
+        # the felt and the hand: what is left after the slim bar, the turn line and its buttons
+        assert m["felt"]["height"] >= 0.55 * m["vh"], m["felt"]
+    # the menu: every button of the bar, on screen; a choice closes it
+    page.click("#btn-menu")
+    assert page.get_attribute("#btn-menu", "aria-expanded") == "true"
+    for selector in MENU:
+        control = page.locator(selector)
+        control.scroll_into_view_if_needed()
+        box = control.bounding_box()
+        assert control.is_visible() and box, selector
+        assert box["x"] >= 0 and box["x"] + box["width"] <= m["vw"] + 0.5, (selector, box)
+    page.keyboard.press("Escape")
+    assert page.locator("#btn-bids").is_hidden()
+    page.click("#btn-menu")
+    page.click("#btn-bids")
+    page.wait_for_selector("#dlg-bids[open]")
+    assert page.get_attribute("#btn-menu", "aria-expanded") == "false"
+    page.context.close()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot
-from .driver import choose_game, open_home, start, take_turn, wait_state
+from .driver import bar_button, choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -318,7 +318,7 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     raised.tap()
     page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
     # switched off in the settings, remembered after a reload: one tap plays
-    page.click("#btn-settings")
+    bar_button(page, "#btn-settings")
     toggle = page.locator("#setting-confirm")
     assert toggle.is_checked()
     toggle.uncheck()
@@ -330,7 +330,7 @@ def test_tap_twice_is_on_by_default_on_touch_screens_and_remembered(server, chro
     name = card.get_attribute("data-card")
     card.tap()
     page.wait_for_function(f"() => !document.querySelector(\"#hand .card[data-card='{name}']\")")
-    page.click("#btn-settings")
+    bar_button(page, "#btn-settings")
     assert not page.locator("#setting-confirm").is_checked()
     assert page.errors == []
     page.context.close()
