@@ -27,7 +27,7 @@ from app.persistence.db import (
 )
 from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
-from app.web import analysis, pages, players, runtime
+from app.web import analysis, pages, players, runtime, tournaments
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +55,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.engine = engine
     app.state.sessionmaker = create_sessionmaker(engine)
     await runtime.start(app)  # group-commit writer, bots' executor, rooms
+    await tournaments.start(app)  # duplicate events: the daily ones, the datum tables
     metrics.time_gc()
     log.info(
         "atout started",
@@ -68,6 +69,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await tournaments.stop(app)
         await runtime.stop(app)  # rooms finish their command, then pending writes are flushed
         await engine.dispose()
         log.info("atout stopped", extra={"event": "shutdown"})
@@ -157,5 +159,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     runtime.install(app)  # identity cookie, /api, /ws
     players.install(app)  # profile, ranking, history, replays, transfer codes (app/players)
     analysis.install(app)  # the analysis of finished deals (app/bots/analysis.py)
+    tournaments.install(app)  # duplicate events: /tournaments, /t/{id}, /api/tournaments
 
     return app

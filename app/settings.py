@@ -213,6 +213,43 @@ class Settings(BaseSettings):
         "inside the one after (app/persistence/freeze.py; docs/scaling.md).",
     )
 
+    tournament_daily: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Automatic daily robot duplicate events (docs/tournaments.md), "
+        "comma-separated: a variant, or variant:players (e.g. classic,coinche,bela:3). Each "
+        "gets one event a day, from 00:00 UTC for 24 hours. Empty (the default): none.",
+    )
+    tournament_boards: int = Field(
+        default=8, ge=1, le=32, description="Boards of each automatic daily event."
+    )
+    tournament_level: str = Field(
+        default="hard",
+        description="The house computer players' level of the automatic daily events "
+        "(easy, medium or hard).",
+    )
+    tournament_player_events: bool = Field(
+        default=True,
+        description="Whether any player may create a robot duplicate event (the tournaments "
+        "page's form, POST /api/tournaments). Off: only the daily events and the admin's.",
+    )
+    tournament_tick_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="How often the server creates the daily events and plays the datum "
+        "tables that are missing.",
+    )
+
+    @field_validator("tournament_daily", mode="before")
+    @classmethod
+    def _split_daily(cls, value: Any) -> Any:
+        """A comma-separated string or a JSON list of variants (``variant[:players]``)."""
+        if isinstance(value, str):
+            text = value.strip()
+            value = json.loads(text) if text.startswith("[") else text.split(",")
+        if isinstance(value, list | tuple):
+            return [str(item).strip() for item in value if str(item).strip()]
+        return value
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: Any) -> Any:

@@ -317,3 +317,91 @@ class StoredAnalysis(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
+
+
+# --------------------------------------------------------------------------- tournaments
+# Duplicate events (docs/tournaments.md); the rules that fill them live in app/tournaments/.
+
+
+class Tournament(Base):
+    """A duplicate event: a variant, its boards, a window, and the house players' level (with
+    the version of the bots' code, so that every entrant meets the same one)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # robot
+    title: Mapped[str | None] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    boards: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    house_level: Mapped[str] = mapped_column(String(16))
+    house_version: Mapped[str] = mapped_column(String(64))
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the automatic daily event's key ("<variant>:<date>"): one per variant and day
+    daily_key: Mapped[str | None] = mapped_column(String(40), unique=True)
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class TournamentBoard(Base):
+    """A board of an event: a deck (``D[0]`` first) and its dealer, drawn once from a seed."""
+
+    __tablename__ = "tournament_boards"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # from 1
+    dealer: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[list[str]] = mapped_column(JSON)
+
+
+class TournamentEntry(Base):
+    """A browser entered in an event; ``number`` is its table number (from 1)."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "number", name="uq_entry_number"),)
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    identity_id: Mapped[int] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class TournamentTable(Base):
+    """One table's play of one board: an ordinary game (one deal). ``table`` 0 is the datum
+    table of house players; ``result`` is cached from the game's record once it is over."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    identity_id: Mapped[int | None] = mapped_column(
+        ForeignKey("identities.id", ondelete="SET NULL")
+    )
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), unique=True
+    )
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -377,8 +377,11 @@ class RoomManager:
         *,
         rematch_of: str | None = None,
         seats: Sequence[Seat] | None = None,
+        deck: Sequence[int] | None = None,
+        first_dealer: int | None = None,
     ) -> Room:
-        """Create a game; the creator takes seat 0 (in ``local`` mode every human seat)."""
+        """Create a game; the creator takes seat 0 (in ``local`` mode every human seat).
+        ``deck`` and ``first_dealer`` fix the first deal (a tournament board)."""
         variant, options, players, new_seats = self.validate(spec)
         if seats is not None:
             new_seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in seats]
@@ -413,7 +416,14 @@ class RoomManager:
         deal = None
         clock = None
         if all(s.identity_id is not None for s in new_seats if s.kind == "human"):
-            room.state = new_match(room.variant, players, options, rng=room.rng)
+            room.state = new_match(
+                room.variant,
+                players,
+                options,
+                rng=room.rng,
+                first_dealer=first_dealer,
+                deck=list(deck) if deck is not None else None,
+            )
             room.status = Status.PLAYING
             room.deals = 1
             room.version = 1

@@ -65,6 +65,15 @@ class TableSettings(TypedDict):
     away_seconds: int
     chat: bool
     spectator_chat: bool
+    board: BoardInfo | None  # a tournament board (app/tournaments), else None
+
+
+class BoardInfo(TypedDict):
+    event: str
+    round: int
+    board: int
+    table: int
+    direction: str
 
 
 class ConsentInfo(TypedDict):
@@ -823,6 +832,20 @@ class TableSettingsModel(_Out):
     away_seconds: Annotated[StrictInt, Field(ge=5, le=3600)]
     chat: StrictBool
     spectator_chat: StrictBool
+    board: BoardModel | None = Field(
+        description="a tournament board (docs/tournaments.md): the game is that one deal"
+    )
+
+
+class BoardModel(_Out):
+    """Which tournament board a game is: its event, round, board (from 1), table (0: the
+    datum table of house players) and the direction of the entrant's seat 0."""
+
+    event: Annotated[str, Field(max_length=32)]
+    round: Annotated[StrictInt, Field(ge=1)]
+    board: Annotated[StrictInt, Field(ge=1)]
+    table: Annotated[StrictInt, Field(ge=0)]
+    direction: Literal["NS", "S"]
 
 
 class ConsentModel(_Out):

@@ -46,6 +46,9 @@ TABLE_DEFAULTS: dict[str, Any] = {
     # table chat (app/rooms/chat.py): on; spectators read but do not write
     "chat": True,
     "spectator_chat": False,
+    # a tournament board (app/tournaments): {"event", "round", "board", "table", "direction"};
+    # the game is that one deal, and ends with it
+    "board": None,
     # public tables (public.py): rated unless the host says otherwise; when it became public
     "rated": True,
     "public_since": None,
@@ -150,6 +153,9 @@ class RoomServices:
     levels: Any = None  # app.players.awards.LevelCache
     # the manager's hook for a room that lost its lease (Room.moved)
     lost: Callable[[Room], None] | None = None
+    # tournaments (app/tournaments): whether a browser may read a board's record that it did
+    # not play at (a board revealed to it); (game_id, identity_id) -> bool
+    board_reader: Callable[[str, int], Awaitable[bool]] | None = None
     # the lobby (lobby.py): told when a room's seats may have changed
     lobby: Any = None
 

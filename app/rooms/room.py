@@ -332,6 +332,7 @@ class Room:
                 "away_seconds": self.settings["away_seconds"],
                 "chat": self.settings["chat"],
                 "spectator_chat": self.settings["spectator_chat"],
+                "board": self.settings["board"],
             },
             "clock_seconds": self.live.clock_seconds(),
             "public": self.public,
@@ -363,16 +364,31 @@ class Room:
             "scores": list(self.state.scores) if self.state is not None else None,
         }
 
-    def record(self, identity_id: int) -> dict[str, Any]:
+    async def record_for(self, identity_id: int) -> dict[str, Any]:
+        """``record``, also for a browser that a tournament lets read this board's tables
+        (``services.board_reader``: a board it has played, or after the event)."""
+        try:
+            return self.record(identity_id)
+        except CommandError:
+            reader = self.services.board_reader
+            if not self.settings.get("board") or reader is None:
+                raise
+            if not await reader(self.game_id, identity_id):
+                raise
+            return self.record(identity_id, granted=True)
+
+    def record(self, identity_id: int, granted: bool = False) -> dict[str, Any]:
         """The finished deals' record, for the players (and, when allowed, the spectators).
 
         Never the deal in progress (RULES.md §13): ``dump(include_current=False)``.
         """
-        if not self.seats_of(identity_id) and not self.spectators_allowed:
+        if not granted and not self.seats_of(identity_id) and not self.spectators_allowed:
             raise CommandError("not_allowed", "only the players of this game may read its record")
         meta: dict[str, Any] = {"game_id": self.game_id, "names": [s.name for s in self.seats]}
         if self.holders:  # docs/record-format.md "Seat holders"
             meta["holders"] = self.public_table.holders_json()
+        if self.settings.get("board"):  # a tournament board: its event, round, board, table
+            meta.update(self.settings["board"])
         if self.state is None:  # waiting: nothing dealt yet
             rules = get_rules(self.variant, self.players, self.options)
             return {
@@ -709,7 +725,9 @@ class Room:
         handed = self.public_table.hand_over(new_state)  # heirs take open seats now
         if new_state.phase is Phase.DEAL_OVER:
             values["scores"] = list(new_state.scores)
-            if self.consents.deals_at_once(new_state):
+            if self.settings.get("board"):  # a tournament board ends with its one deal
+                values["status"] = FINISHED.value
+            elif self.consents.deals_at_once(new_state):
                 next_deal = start_deal(new_state, self.rng)
                 deals.append(
                     repo.DealRow(self.deals, next_deal[0].dealer, deck_strings(next_deal[0]))
@@ -828,7 +846,7 @@ class Room:
             try:
                 if not listener.seats:
                     raise CommandError("spectator", "spectators cannot change the level")
-                if self.mode != Mode.COMPUTER:
+                if self.mode != Mode.COMPUTER or self.settings.get("board"):
                     raise CommandError(
                         "not_allowed", "the level is set in games against the computer"
                     )
@@ -849,6 +867,8 @@ class Room:
         try:
             if self.mode != Mode.COMPUTER:
                 raise CommandError("not_allowed", "hints are for games against the computer")
+            if self.settings.get("board"):
+                raise CommandError("not_allowed", "no hints in a tournament")
             state = self.state
             to_act = current_player(state) if state is not None else None
             if state is None or to_act is None or to_act not in listener.seats:

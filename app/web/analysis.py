@@ -184,7 +184,7 @@ async def deal_analysis(
     if room is None:
         raise ApiError(404, "not_found", "no such game")
     try:
-        record = room.record(identity.id)
+        record = await room.record_for(identity.id)
     except CommandError as exc:
         raise ApiError(403, exc.code, exc.message) from None
     finished = len(record["deals"])

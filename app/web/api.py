@@ -218,7 +218,7 @@ async def move_seats(
 async def record(game_id: str, identity: ViewerDep, rooms: RoomsDep) -> dict[str, Any]:
     room = await _room_or_404(rooms, game_id)
     try:
-        result: dict[str, Any] = room.record(identity.id)
+        result: dict[str, Any] = await room.record_for(identity.id)
     except CommandError as exc:
         raise _from_command(exc) from None
     return result

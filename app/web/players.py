@@ -148,7 +148,7 @@ async def game_replay(rooms: RoomManager, game_id: str, identity_id: int) -> dic
     if room is None:
         raise ApiError(404, "not_found", "no such game")
     try:
-        record = room.record(identity_id)
+        record = await room.record_for(identity_id)
     except CommandError as exc:
         raise ApiError(403, exc.code, exc.message) from None
     info = {

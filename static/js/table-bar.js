@@ -26,9 +26,11 @@ export function renderBar() {
   $("btn-last-trick").disabled = !lastTrick();
   const room = S.room || {};
   $("btn-invite").hidden = room.mode !== "friends";
-  $("level-switch").hidden = room.mode !== "computer";
+  // a tournament board: the house players' level is the event's, and there are no hints
+  const board = !!(room.settings && room.settings.board);
+  $("level-switch").hidden = room.mode !== "computer" || board;
   // a hint (the hard bot's choice) in games against the computer, on the player's turn
-  $("btn-hint").hidden = room.mode !== "computer" || S.role !== "seat";
+  $("btn-hint").hidden = room.mode !== "computer" || S.role !== "seat" || board;
   $("btn-hint").disabled = !legal().length || outOfTurn();
   $("btn-leave").hidden = !(room.mode === "friends" && room.status === "playing" && S.role === "seat");
   if (room.level) $("level-select").value = room.level;

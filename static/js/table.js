@@ -29,6 +29,7 @@ import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
 import { about, comboText, points, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
+import { renderBoardLink } from "./table-board.js";
 import { clearPending, send, useConnection } from "./table-send.js";
 import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, view } from "./table-state.js";
 import { renderCentre, collectTrick } from "./table-trick.js";
@@ -146,6 +147,7 @@ function render(events) {
   const place = focusedPlace();
   renderBar();
   renderBanner();
+  renderBoardLink();
   renderSeats();
   renderCentre(events);
   renderPiles(events);
