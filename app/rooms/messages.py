@@ -152,6 +152,7 @@ class StateMsg(TypedDict):
     views: dict[str, View]
     room: RoomInfo
     chat: list[ChatLine]  # the last 100 lines; empty while chat is off
+    moves_by: list[dict[str, Any]]  # this deal's moves made for their seat (Room.moves_by)
 
 
 class RoomMsg(TypedDict):
@@ -215,6 +216,7 @@ def state(
     views: dict[str, View],
     room_info: RoomInfo,
     chat_lines: list[ChatLine] | None = None,
+    moves_by: list[dict[str, Any]] | None = None,
 ) -> StateMsg:
     return {
         "type": "state",
@@ -225,6 +227,7 @@ def state(
         "views": views,
         "room": room_info,
         "chat": chat_lines if chat_lines is not None else [],
+        "moves_by": moves_by if moves_by is not None else [],
     }
 
 
@@ -963,6 +966,23 @@ class AckOut(_Out):
     version: Annotated[StrictInt, Field(ge=0)]
 
 
+class CardPlayedByModel(_Out):
+    """A card of this deal played for its seat, as its ``card_played`` event said."""
+
+    type: Literal["card_played"]
+    seat: SeatNo
+    card: Card
+    by: By
+
+
+class CallByModel(_Out):
+    """A seat whose last call of this auction was made for it, as its ``bid`` event said."""
+
+    type: Literal["bid"]
+    seat: SeatNo
+    by: By
+
+
 @outgoing
 class StateOut(_Out):
     """The whole picture: on connect, on a resume that cannot be served by updates, after a
@@ -977,6 +997,9 @@ class StateOut(_Out):
     views: dict[str, AnySeatView]
     room: RoomModel
     chat: Annotated[list[ChatLineModel], Field(max_length=100)]
+    # the current deal's moves made for their seat (a page opened mid-deal learns the tags
+    # "computer" and "auto" it would have seen in the events)
+    moves_by: list[CardPlayedByModel | CallByModel]
 
 
 # ``events`` (a list of the registered events) is added when the union is built:

@@ -94,6 +94,7 @@ class Publisher:
             views,
             room.room_json(listener.identity_id),
             room.chat.history(),
+            room.moves_by(),
         )
 
     def send_state(self, listener: Listener) -> None:

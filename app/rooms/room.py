@@ -283,6 +283,27 @@ class Room:
     def spectator_count(self) -> int:
         return sum(1 for listener in self.listeners if not listener.seats)
 
+    def moves_by(self) -> list[dict[str, Any]]:
+        """The moves of the current deal that their player did not make, as the events that
+        said so (``card_played`` with its card, ``bid`` for a seat's last call), for a page
+        that opens the table mid-deal: the cards were played face up, the calls aloud."""
+        state = self.state
+        if state is None:
+            return []
+        deal = len(state.logs)
+        plays: list[dict[str, Any]] = []
+        last_call: dict[int, str | None] = {}
+        for index, (seat, action) in enumerate(state.actions):
+            by = self.by.get((deal, index))
+            if isinstance(action, Play):
+                if by is not None:
+                    card = action_to_json(action)["card"]
+                    plays.append({"type": "card_played", "seat": seat, "card": card, "by": by})
+            elif isinstance(action, (Pass, Bid, Double, Redouble)):
+                last_call[seat] = by
+        calls = [{"type": "bid", "seat": s, "by": by} for s, by in last_call.items() if by]
+        return calls + plays
+
     def room_json(self, identity_id: int | None) -> out.RoomInfo:
         """``Room`` of docs/protocol.md, as ``identity_id`` sees it."""
         connected = self.connected_seats()

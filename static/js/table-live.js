@@ -326,6 +326,17 @@ export function noteBy(events) {
   }
 }
 
+/** Learn who played what in this deal from a `state` message's `moves_by` (a page opened or
+ * reloaded mid-deal saw none of its events). */
+export function learnBy(movesBy) {
+  byPlays.clear();
+  byBids.clear();
+  for (const e of movesBy || []) {
+    if (e.type === "card_played") byPlays.set(`${e.seat}:${e.card}`, e.by);
+    else if (e.type === "bid") byBids.set(e.seat, e.by);
+  }
+}
+
 /** Who played a card for its seat ("stand_in", "auto") or null. */
 export const playedBy = (seat, card) => byPlays.get(`${seat}:${card}`) || null;
 export const bidBy = (seat) => byBids.get(seat) || null;

@@ -23,7 +23,7 @@ import { renderControls } from "./table-controls.js";
 import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
-import { answer, byWords, installLeave, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
+import { answer, byWords, installLeave, learnBy, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
 import { decorateKeys, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
@@ -45,6 +45,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "state":
       applyState(msg);
+      learnBy(msg.moves_by);
       clearPending();
       draw([]);
       chatFromState(msg);

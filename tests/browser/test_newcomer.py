@@ -204,3 +204,56 @@ def test_an_old_match_leads_to_its_rematch_and_toasts_show_over_dialogs(server, 
     page.wait_for_url(new_url)
     assert errors == []
     context.close()
+
+
+def test_a_spectator_who_reloads_sees_who_played_for_a_seat(server, chromium) -> None:
+    host_ctx = chromium.new_context(viewport={"width": 1366, "height": 768})
+    host = host_ctx.new_page()
+    open_home(host, server.base_url)
+    game = host.evaluate(
+        """() => fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ variant: 'classic', mode: 'friends', seats: [
+            { kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }, { kind: 'bot' }] }) })
+          .then(r => r.json())"""
+    )
+    url = game["url"] if game["url"].startswith("http") else server.url(game["url"])
+    host.goto(url)
+    wait_ready(host)
+    auto_tag = "#last-trick .by-tag.by-auto"
+    # play until the last trick holds a card the server played for the host ("auto": forced)
+    for _ in range(600):
+        state = wait_state(host)
+        if state == "turn:play" and host.locator("#btn-last-trick:not([disabled])").count():
+            host.click("#btn-last-trick")
+            found = host.locator(auto_tag).count() > 0
+            host.keyboard.press("Escape")
+            host.wait_for_selector("#dlg-last", state="hidden")
+            if found:
+                break
+        take_turn(host, state)
+    else:
+        raise AssertionError("no card was played for the host")
+    seat = int(host.evaluate("window.atoutTable.state.held[0]"))
+    played = host.evaluate(
+        "(seat) => window.atoutTable.moves.filter(m => m.by === 'auto' && m.seat === seat)"
+        ".map(m => m.card)",
+        seat,
+    )
+    # a spectator opens (or reloads) the table now: the tag is there as the players see it
+    watcher_ctx = chromium.new_context(viewport={"width": 1366, "height": 768})
+    watcher = watcher_ctx.new_page()
+    errors = errors_of(watcher)
+    watcher.goto(url)
+    wait_ready(watcher)
+    assert watcher.evaluate("window.atoutTable.state.role") == "spectator"
+    known = watcher.evaluate(
+        """([seat, cards]) => import('/static/js/table-live.js')
+             .then((m) => cards.map((c) => m.playedBy(seat, c)))""",
+        [seat, played],
+    )
+    assert "auto" in known
+    watcher.click("#btn-last-trick")
+    watcher.wait_for_selector(auto_tag)
+    assert errors == []
+    host_ctx.close()
+    watcher_ctx.close()
