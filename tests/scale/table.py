@@ -162,11 +162,12 @@ async def new_friends_table(
     seed: int,
     options: dict[str, Any] | None = None,
     host: Browser | None = None,
+    **body: Any,
 ) -> Table:
     """A friends game of ``variant`` created (by ``host``, default a new browser) and filled
-    through the proxy, every seat open."""
+    through the proxy, every seat open; ``body``: more fields of the create request (clock)."""
     host = host or await Browser.new(proxy)
-    game_id = await host.create(variant=variant, mode="friends", options=options or {})
+    game_id = await host.create(variant=variant, mode="friends", options=options or {}, **body)
     players = [Player(host)]
     status, first = await _join(host, game_id)
     assert status == 200, first

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from app.rooms.live import GRACE_SECONDS
 from tests.scale.table import check_history, new_friends_table, owner_of
 
 pytestmark = pytest.mark.db
@@ -95,3 +96,34 @@ async def test_a_continue_acknowledged_before_a_stall_deals_on_the_next_process(
             node.thaw()
     await table.play(3)
     await check_history(migrated_database_url, table)
+
+
+async def test_a_clock_does_not_run_while_its_room_fails_over(
+    make_cluster: Any, migrated_database_url: str
+) -> None:
+    """A friends table with a clock; its owner is killed while a player's clock runs, and
+    nobody reaches the room again until later than that clock would have run out. The
+    process that takes the room over did not play for the seat, and gave it at least the
+    time it had left plus the grace."""
+    cluster = make_cluster(2, env={"ATOUT_CLOCK_SECONDS": "4"})
+    table = await new_friends_table(cluster, "duel", seed=33, clock=30)
+    sock = table.players[0].sock
+    assert sock is not None
+    to_act = sock.view["to_act"]
+    deadline = sock.room["seats"][to_act]["deadline"]
+    assert deadline is not None
+    version = table.version
+    left = deadline - int(time.time() * 1000)
+    owner, _ = await owner_of(migrated_database_url, table.game_id)
+    cluster.node_of(owner).kill()
+    killed = time.monotonic()
+    while time.monotonic() - killed < left / 1000 + 1:  # away longer than the clock had left
+        await asyncio.sleep(0.1)
+    await table.connect_all(within=20)
+    sock = table.players[0].sock
+    assert sock is not None
+    assert sock.version == version  # nobody played for the seat
+    new_owner, _ = await owner_of(migrated_database_url, table.game_id)
+    assert new_owner != owner
+    restored = sock.room["seats"][to_act]["deadline"]
+    assert restored - sock.room["now"] >= left + GRACE_SECONDS * 1000 - 1500
