@@ -55,9 +55,12 @@ async def identities(service: Tournaments, count: int) -> list[int]:
     ]
 
 
-async def play_game(rooms: RoomManager, game_id: str, identity_id: int, seed: int) -> Any:
+async def play_game(
+    rooms: RoomManager, game_id: str, identity_id: int, seed: int, log: list[Any] | None = None
+) -> Any:
     """Play the human seat of a board game to its end (seeded random legal actions; the house
-    players move through the room's bot driver). Returns the room."""
+    players move through the room's bot driver). Returns the room; ``log`` gets every message
+    the player's socket received."""
     room = await rooms.get(game_id)
     assert room is not None
     listener = FakeListener(identity_id, room.seats_of(identity_id))
@@ -76,4 +79,6 @@ async def play_game(rooms: RoomManager, game_id: str, identity_id: int, seed: in
         else:
             await asyncio.sleep(0.01)
     room.detach(listener)
+    if log is not None:
+        log.extend(listener.messages)
     return room
