@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .driver import choose_game, legal_cards, open_home, play_to, start
+from .driver import choose_game, legal_cards, open_home, play_to, plays_itself, start, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -119,4 +119,41 @@ def test_the_phone_table_gives_the_felt_and_the_hand_the_screen(server, chromium
     page.click("#btn-bids")
     page.wait_for_selector("#dlg-bids[open]")
     assert page.get_attribute("#btn-menu", "aria-expanded") == "false"
+    page.context.close()
+
+
+SIZES = ((390, 844), (844, 390), (768, 1024), (1366, 768))
+
+# Words of the seat names that the browser broke across two lines.
+BROKEN_WORDS_JS = """(selector) => [...document.querySelectorAll(selector)].flatMap(el => {
+  const out = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('.visually-hidden')) continue;
+    for (const m of node.data.matchAll(/[^\\s·]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def resize(page: Any, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+@pytest.mark.parametrize("lang", ["fr", "bg", "ru"])
+def test_seat_names_break_between_words(server, chromium, lang) -> None:
+    """"Ordinateur 4" and "Компютър 4" on two lines at most, never "Ordinate|ur 4"."""
+    page = computer_game(chromium, server, lang=lang)
+    play_to(page, "turn:play")
+    for width, height in SIZES:
+        resize(page, width, height)
+        broken = page.evaluate(BROKEN_WORDS_JS, "#seats .seat-name")
+        assert broken == [], (lang, width, height, broken)
     page.context.close()
