@@ -25,7 +25,16 @@ export function renderCentre(events) {
     slot.append(card);
     const tag = document.createElement("span");
     tag.className = "slot-name";
-    tag.textContent = seatName(play.seat) + (play.seat === v.leader ? ` · ${t("trick.lead_tag")}` : "");
+    // the name whole (on two lines if need be); the lead's label is gold, and says so in words
+    // to a screen reader; a move made for the seat gets its tag under the name
+    tag.textContent = seatName(play.seat);
+    if (play.seat === v.leader) {
+      const lead = document.createElement("span");
+      lead.className = "visually-hidden";
+      lead.textContent = ` · ${t("trick.lead_tag")}`;
+      tag.append(lead);
+      tag.title = `${seatName(play.seat)} · ${t("trick.lead_tag")}`;
+    }
     const by = playedBy(play.seat, play.card);
     if (by) {
       slot.dataset.by = by;

@@ -149,11 +149,66 @@ def resize(page: Any, width: int, height: int) -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "bg", "ru"])
 def test_seat_names_break_between_words(server, chromium, lang) -> None:
-    """"Ordinateur 4" and "Компютър 4" on two lines at most, never "Ordinate|ur 4"."""
+    """ "Ordinateur 4" and "Компютър 4" on two lines at most, never "Ordinate|ur 4"."""
     page = computer_game(chromium, server, lang=lang)
     play_to(page, "turn:play")
     for width, height in SIZES:
         resize(page, width, height)
         broken = page.evaluate(BROKEN_WORDS_JS, "#seats .seat-name")
+        assert broken == [], (lang, width, height, broken)
+    page.context.close()
+
+
+# A move of the trick's first card made for its seat: the table tags it "computer" (the stand-in).
+TAG_A_CARD_JS = """async () => {
+  const v = window.atoutTable.state.view;
+  const play = v.trick[0];
+  const base = document.querySelector('script[src$="/table.js"]').src;
+  const live = await import(base.replace('table.js', 'table-live.js'));
+  const trick = await import(base.replace('table.js', 'table-trick.js'));
+  live.noteBy([{type: 'card_played', seat: play.seat, card: play.card, by: 'stand_in'}]);
+  trick.renderCentre([]);
+  return document.querySelectorAll('#trick .slot-name .by-tag').length;
+}"""
+
+LABELS_JS = """() => [...document.querySelectorAll('#trick .slot-name')].map(el => {
+  const r = el.getBoundingClientRect();
+  const tag = el.querySelector('.by-tag');
+  const t = tag && tag.getBoundingClientRect();
+  return {
+    text: el.textContent,
+    cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+    onScreen: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+    tagWhole: !tag || (t.left >= r.left - 0.5 && t.right <= r.right + 0.5 && t.top >= r.top - 0.5 && t.bottom <= r.bottom + 0.5),
+  };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_tricks_labels_are_whole_with_the_computer_tag(server, chromium, lang) -> None:
+    """ "Comput…" on a phone and "Computer 3 · first c…" on a laptop: the label names the
+    player whole and shows the tag of a card played for them."""
+    page = computer_game(chromium, server, lang=lang)
+    play_to(page, "turn:play")
+    for _ in range(40):  # a turn with cards already on the table (not a forced card)
+        if page.evaluate("window.atoutTable.state.view.trick.length") >= 2 and not plays_itself(
+            page
+        ):
+            break
+        take_turn(page, "turn:play")
+        play_to(page, "turn:play")
+    assert page.evaluate(TAG_A_CARD_JS) == 1
+    for width, height in SIZES:
+        resize(page, width, height)
+        labels = page.evaluate(LABELS_JS)
+        assert len(labels) >= 2, page.evaluate(
+            "() => [window.atoutTable.state.view.trick, document.getElementById('trick').innerHTML]"
+        )
+        for label in labels:
+            assert not label["cut"], (lang, width, height, label)
+            assert label["onScreen"], (lang, width, height, label)
+            assert label["tagWhole"], (lang, width, height, label)
+            assert "…" not in label["text"]
+        broken = page.evaluate(BROKEN_WORDS_JS, "#trick .slot-name")
         assert broken == [], (lang, width, height, broken)
     page.context.close()
