@@ -926,7 +926,8 @@ class Room:
 def seeded(services: RoomServices, variant: str, deals: int = 0) -> random.Random:
     """The room's deck generator: real randomness, or (tests: ``ATOUT_TEST_SEED``) one seeded
     with the seed, the variant and the deals already dealt, the same at every run."""
-    seed = services.settings.test_seed
+    settings = getattr(services, "settings", None)  # a bare room (tests) has no services
+    seed = getattr(settings, "test_seed", None)
     if seed is None:
         return random.SystemRandom()
     return random.Random(f"{seed}:{variant}:{deals}")
