@@ -43,7 +43,9 @@ export function renderControls() {
   }
   // consent for a new deal (duel) or a rematch
   const consent = S.room && S.room.consent;
-  if (S.role !== "spectator" && (v.phase === "deal_over" || v.phase === "match_over")) {
+  // while the deal's final trick is on show its summary has not opened yet: the summary comes
+  // first, then the one way on (no "New deal" that would deal under the coming summary)
+  if (S.role !== "spectator" && !U.holding && (v.phase === "deal_over" || v.phase === "match_over")) {
     const kind = v.phase === "match_over" ? "rematch" : "next_deal";
     if (v.phase === "match_over" || v.variant === "duel") row.append(consentButton(kind, consent));
     else if (nextDeal()) row.append(nextDealButton());

@@ -236,6 +236,7 @@ function handleEvents(events) {
     }
   }
   if (held) {
+    renderControls(); // without the way on while the final trick is on show
     clearTimeout(finalTimer);
     finalTimer = setTimeout(() => {
       U.holding = false;
@@ -247,6 +248,8 @@ function handleEvents(events) {
       for (const show of afterHold) show();
       if (view()) renderDialogsLive(); // the match's end, held back with the summary
       renderBar();
+      if (view()) renderControls(); // the way on, now that the summary is open
+      decorateKeys();
     }, FINAL_TRICK_MS);
   }
 }

@@ -257,3 +257,45 @@ def test_a_spectator_who_reloads_sees_who_played_for_a_seat(server, chromium) ->
     assert errors == []
     host_ctx.close()
     watcher_ctx.close()
+
+
+# Counts the moments "New deal" is offered before the deal's summary was ever open.
+EARLY_NEXT_DEAL = """
+window.__earlyNextDeal = 0;
+let summarySeen = false;
+new MutationObserver(() => {
+  const app = document.getElementById('table-app');
+  const dlg = document.getElementById('dlg-deal');
+  if (!app || !dlg) return;
+  if (dlg.open) summarySeen = true;
+  if (app.dataset.phase !== 'deal_over') summarySeen = false;
+  if (document.querySelector('#controls [data-action=next_deal]') && !summarySeen) {
+    window.__earlyNextDeal += 1;
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true });
+"""
+
+
+def test_the_duel_summary_comes_before_new_deal(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(EARLY_NEXT_DEAL)
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "duel")
+    start(page, "computer")
+    for _ in range(200):
+        state = wait_state(page)
+        if state == "deal":
+            break
+        take_turn(page, state)
+    else:
+        raise AssertionError("no deal summary")
+    assert page.evaluate("window.__earlyNextDeal") == 0
+    # the summary holds the way on ("New deal"), and the next deal follows it
+    page.locator("#dlg-deal [data-action=next_deal]").click()
+    page.wait_for_function("() => window.atoutTable.state.view.phase !== 'deal_over'")
+    assert not page.locator("#dlg-deal").evaluate("d => d.open")
+    assert page.evaluate("window.__earlyNextDeal") == 0
+    assert errors == []
+    context.close()
