@@ -26,8 +26,25 @@ const el = (tag, cls, text) => {
 /** "J♠": the rank's letter in the page's language and the suit's sign. */
 export const shortCard = (card) => `${rankLabel(card[0])}${SUIT_SIGN[suitOf(card)]}`;
 
-/** `n` points, rounded to a tenth, in the page's language. */
-const pointsText = (n) => tn("count.points", n, { n: number.format(n) });
+/** `n` points, rounded to a tenth, in the page's language: the plural is chosen on the
+ * number shown ("1 point" for 0.96, never "1 points"). */
+export function pointsText(n) {
+  const shown = Math.round(n * 10) / 10;
+  return tn("count.points", shown, { n: number.format(shown) });
+}
+
+/** A seat's summary (`s`: the analysis's summary of that seat; `w`: {person, name}): its
+ * costly cards and their points, then what its bidding cost when the list shows a bid that
+ * cost something (bids are decisions too, not cards: said apart). */
+export function seatSummary(s, w) {
+  const cards = t(`analysis.summary.${w.person}`, {
+    name: w.name,
+    cards: tn("analysis.costly_cards", s.costly_cards, { n: number.format(s.costly_cards) }),
+    points: pointsText(s.cost),
+  });
+  if (!(s.bid_cost >= NOTHING)) return cards;
+  return `${cards} ${t(`analysis.bid_cost.${w.person}`, { name: w.name, points: pointsText(s.bid_cost) })}`;
+}
 
 /**
  * The analysis part of the replay viewer. `hooks`: gameId, seatName(seat), variant(),
@@ -94,15 +111,7 @@ export function replayAnalysis(hooks) {
       const s = body.deal.summary[String(seat)];
       if (!s) continue;
       const w = who(body, seat);
-      const line = el(
-        "p",
-        "analysis-seat",
-        t(`analysis.summary.${w.person}`, {
-          name: w.name,
-          cards: tn("analysis.costly_cards", s.costly_cards, { n: number.format(s.costly_cards) }),
-          points: pointsText(s.cost),
-        }),
-      );
+      const line = el("p", "analysis-seat", seatSummary(s, w));
       line.dataset.seat = seat;
       line.dataset.costly = s.costly_cards;
       box.append(line);
@@ -112,6 +121,8 @@ export function replayAnalysis(hooks) {
         box.append(worth);
       }
     }
+    // what "costly" counts, and that the list shows more
+    box.append(el("p", "analysis-note muted small", t("analysis.costly_note", { points: pointsText(body.costly) })));
     return box;
   }
 

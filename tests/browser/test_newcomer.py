@@ -299,3 +299,42 @@ def test_the_duel_summary_comes_before_new_deal(server, chromium) -> None:
     assert page.evaluate("window.__earlyNextDeal") == 0
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "cases"),
+    [
+        ("en", {0.96: "1 point", 1.04: "1 point", 71.84: "71.8 points", 1.25: "1.3 points"}),
+        ("ru", {0.96: "1 очко", 21.04: "21 очко", 4.96: "5 очков"}),
+        ("cs", {0.96: "1 bod", 2.04: "2 body"}),
+    ],
+)
+def test_analysis_plurals_follow_the_number_shown(server, chromium, language, cases) -> None:
+    context = in_language(chromium, server, language)
+    page = context.new_page()
+    page.goto(server.url("/replay"))
+    shown = page.evaluate(
+        """(ns) => import('/static/js/replay-analysis.js')
+             .then((m) => ns.map((n) => m.pointsText(n)))""",
+        list(cases),
+    )
+    assert shown == list(cases.values())
+    context.close()
+
+
+def test_the_analysis_summary_says_what_the_bidding_cost(server, chromium) -> None:
+    # "You: 0 costly cards, 0 points" right above a bid that cost 71.8 points
+    context = chromium.new_context()
+    page = context.new_page()
+    page.goto(server.url("/replay"))
+    line = page.evaluate(
+        """() => import('/static/js/replay-analysis.js').then((m) => m.seatSummary(
+             { costly_cards: 0, cost: 0, bid_cost: 71.84 }, { person: 'you', name: '' }))"""
+    )
+    assert line == "You: 0 costly cards, 0 points. Your bidding cost 71.8 points on average."
+    quiet = page.evaluate(
+        """() => import('/static/js/replay-analysis.js').then((m) => m.seatSummary(
+             { costly_cards: 1, cost: 6, bid_cost: 0 }, { person: 'player', name: 'Ana' }))"""
+    )
+    assert quiet == "Ana: 1 costly card, 6 points."
+    context.close()
