@@ -1,6 +1,6 @@
 // Region: what covers the table: the friends' waiting room before the game, and the screen of a
 // local game that hides one player's cards while the device passes to the next.
-import { canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
+import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t } from "./i18n.js";
 import { seatControls } from "./seating.js";
 import { $, app, button } from "./table-dom.js";
@@ -40,6 +40,7 @@ export function renderWaiting() {
   row.append(button(t("invite.copy"), () => copyText(url), { cls: "btn primary", name: "copy-invite" }));
   if (canShare()) row.append(button(t("invite.share"), () => shareLink(url), { name: "share-invite" }));
   box.append(row);
+  if (room.mode === "friends") box.append(publicSwitch(room));
   // friends tables: the host seats computer players, a guest picks a free seat (seating.js)
   for (const s of room.seats || []) {
     const controls = seatControls(room, s, { conn: connection(), onSend: (sent) => sent || toast(t("net.offline")) });
@@ -49,6 +50,35 @@ export function renderWaiting() {
   $("hand").hidden = true;
   $("controls").replaceChildren();
   $("btn-invite").hidden = room.mode !== "friends";
+}
+
+/** The host lists the waiting table in the lobby or takes it off (POST /api/games/{id}/public);
+ * the others see whether it is listed. The `room` message that follows redraws the switch. */
+function publicSwitch(room) {
+  const row = document.createElement("div");
+  row.className = "public-row";
+  if (!room.host) {
+    if (room.public) row.append(Object.assign(document.createElement("p"), { className: "muted small", textContent: t("lobby.public_note") }));
+    return row;
+  }
+  const label = document.createElement("label");
+  label.className = "check";
+  const input = Object.assign(document.createElement("input"), { type: "checkbox", id: "waiting-public", checked: !!room.public });
+  label.append(input, " ", Object.assign(document.createElement("span"), { textContent: t("lobby.public") }));
+  input.addEventListener("change", async () => {
+    const wanted = input.checked;
+    input.disabled = true;
+    try {
+      await api(`/api/games/${encodeURIComponent(app.dataset.gameId)}/public`, { method: "POST", body: { public: wanted } });
+    } catch (error) {
+      input.checked = !wanted;
+      toast(t("lobby.switch_failed", { message: error.message }));
+    } finally {
+      input.disabled = false;
+    }
+  });
+  row.append(label, Object.assign(document.createElement("p"), { className: "muted small", textContent: t("lobby.public_help") }));
+  return row;
 }
 
 export function renderPassScreen() {

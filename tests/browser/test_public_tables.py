@@ -156,3 +156,44 @@ def test_strangers_meet_through_play_with_people_and_a_third_takes_a_computer_se
         assert errors == []
     finally:
         close_all(contexts)
+
+
+def test_the_host_lists_a_waiting_table_from_its_waiting_room(live_server, chromium) -> None:
+    server = live_server(env={"ATOUT_PUBLIC_FILL_SECONDS": "600"})
+    host_ctx, guest_ctx, home_ctx = (chromium.new_context(viewport=VIEWPORT) for _ in range(3))
+    host, guest, home = host_ctx.new_page(), guest_ctx.new_page(), home_ctx.new_page()
+    try:
+        open_home(home, server.base_url)
+        home.wait_for_selector("#lobby[data-live=true]")
+        open_home(host, server.base_url)
+        game = host.evaluate(
+            """async () => {
+                 const r = await fetch('/api/games', {method: 'POST', credentials: 'same-origin',
+                   headers: {'content-type': 'application/json'},
+                   body: JSON.stringify({variant: 'classic', mode: 'friends'})});
+                 return await r.json();
+               }"""
+        )
+        host.goto(server.url(game["url"]) if game["url"].startswith("/") else game["url"])
+        wait_ready(host)
+        switch = host.locator("#waiting-public")
+        assert not switch.is_checked()
+        # the host lists it: the lobby shows it at once
+        switch.check()
+        wait_lobby(home, game["game_id"], "t && t.sit.length === 3")
+        host.wait_for_function("() => window.atoutTable.state.room.public === true")
+        assert host.locator("#waiting-public").is_checked()
+        # a guest sees it is listed, and has no switch
+        guest.goto(host.url)
+        wait_ready(guest)
+        guest.wait_for_selector("#waiting .public-row p")
+        assert guest.locator("#waiting-public").count() == 0
+        for size, page in (((1366, 768), host), ((390, 844), guest)):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            screenshot(page, f"public-switch-{size[0]}")
+        # taken off again: gone from the lobby
+        host.locator("#waiting-public").uncheck()
+        wait_lobby(home, game["game_id"], "t === undefined")
+        host.wait_for_function("() => window.atoutTable.state.room.public === false")
+    finally:
+        close_all([host_ctx, guest_ctx, home_ctx])
