@@ -212,3 +212,49 @@ def test_the_tricks_labels_are_whole_with_the_computer_tag(server, chromium, lan
         broken = page.evaluate(BROKEN_WORDS_JS, "#trick .slot-name")
         assert broken == [], (lang, width, height, broken)
     page.context.close()
+
+
+# Shown declarations at one seat (as the view carries them after trick 1), drawn by the page's
+# own seat rendering; `done` tricks are over.
+SHOW_AT_SEAT_JS = """async ([pos, done]) => {
+  const S = window.atoutTable.state;
+  const seat = Number(document.querySelector(`#seats .seat.pos-${pos}`).dataset.seat);
+  const combos = [['7S', '8S', '9S', 'TS'], ['JH', 'QH', 'KH', 'AH']];
+  S.view.declarations = {[seat]: [{kind: 'sequence', length: 4, top: 'T'}, {kind: 'sequence', length: 4, top: 'A'}]};
+  S.view.shown_declarations = [{seat, combos}];
+  S.view.tricks_won = S.view.tricks_won.map((_, i) => (i === seat ? done : 0));
+  const base = document.querySelector('script[src$="/table.js"]').src;
+  (await import(base.replace('table.js', 'table-seats.js'))).renderSeats();
+  return seat;
+}"""
+
+SHOWN_JS = """() => {
+  const felt = document.getElementById('felt').getBoundingClientRect();
+  return [...document.querySelectorAll('#seats .shown-cards .card')].map(el => {
+    const r = el.getBoundingClientRect();
+    return {card: el.dataset.card, inFelt: r.left >= felt.left - 0.5 && r.right <= felt.right + 0.5
+      && r.top >= felt.top - 0.5 && r.bottom <= felt.bottom + 0.5,
+      onScreen: r.left >= 0 && r.right <= innerWidth + 0.5};
+  });
+}"""
+
+
+@pytest.mark.parametrize("pos", ["right", "left"])
+def test_a_side_seats_declared_cards_stay_on_the_table(server, chromium, pos) -> None:
+    """The right-hand seat's eight shown cards ran off a 390 px screen."""
+    from .test_layout import MEASURE_JS, SETTLE_JS, layout_problems
+
+    page = computer_game(chromium, server)
+    play_to(page, "turn:play")
+    page.evaluate(SHOW_AT_SEAT_JS, [pos, 1])
+    problems: list[str] = []
+    for width, height in SIZES:
+        resize(page, width, height)
+        page.evaluate(SETTLE_JS)
+        shown = page.evaluate(SHOWN_JS)
+        assert len(shown) == 8, shown
+        for card in shown:
+            assert card["inFelt"] and card["onScreen"], (pos, width, height, card)
+        problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
+    assert problems == [], "\n".join(problems)
+    page.context.close()
