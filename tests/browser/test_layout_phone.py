@@ -258,3 +258,19 @@ def test_a_side_seats_declared_cards_stay_on_the_table(server, chromium, pos) ->
         problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
     assert problems == [], "\n".join(problems)
     page.context.close()
+
+
+def test_declared_cards_are_shown_while_the_second_trick_is_played(server, chromium) -> None:
+    """The cards of the declarations that count are shown at the end of trick 1: the seat shows
+    them through trick 2, then its chips keep them in their tooltip."""
+    page = computer_game(chromium, server, size=(1366, 768))
+    play_to(page, "turn:play")
+    seat = page.evaluate(SHOW_AT_SEAT_JS, ["top", 1])
+    assert len(page.evaluate(SHOWN_JS)) == 8
+    page.evaluate(SHOW_AT_SEAT_JS, ["top", 2])
+    assert page.evaluate(SHOWN_JS) == []
+    titles = page.locator(f"#seats .seat[data-seat='{seat}'] .chip.decl").evaluate_all(
+        "els => els.map(e => e.title)"
+    )
+    assert titles and all("seven of spades" in t and "ace of hearts" in t for t in titles), titles
+    page.context.close()
