@@ -31,7 +31,8 @@ export function renderHand() {
     if (mode === "play") canUse = playable.has(card);
     else if (mode === "raise" || mode === "discard") canUse = true;
     const el = cardElement(card, { button: true, playable: canUse });
-    if (!canUse) el.classList.add("dimmed");
+    // the auction is when the hand is read: it stays in full colour then
+    if (!canUse && v.phase !== "bidding") el.classList.add("dimmed");
     if (U.raised.has(card)) el.classList.add("raised");
     if (exchangeCard() === card) el.classList.add("exchangeable"); // drag it onto the deck
     markCard(el, canUse);
@@ -72,7 +73,7 @@ export function renderPiles(events) {
         if (interactive) {
           markCard(card, canPlay);
           // as in the hand: a face-up card that may not be played now is dimmed
-          if (!canPlay) card.classList.add("dimmed");
+          if (!canPlay && v.phase !== "bidding") card.classList.add("dimmed");
           if (U.raised.has(pile.up)) card.classList.add("raised");
         }
         if (revealed.has(pile.up)) card.classList.add("flip-in");

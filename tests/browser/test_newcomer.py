@@ -15,7 +15,15 @@ import pytest
 
 from app.web.i18n import LOCALES_DIR
 
-from .driver import choose_game, open_home, start, take_turn, wait_ready, wait_state
+from .driver import (
+    choose_game,
+    open_home,
+    play_to,
+    start,
+    take_turn,
+    wait_ready,
+    wait_state,
+)
 from .test_live_tables import friends_table
 
 pytestmark = pytest.mark.browser
@@ -337,4 +345,21 @@ def test_the_analysis_summary_says_what_the_bidding_cost(server, chromium) -> No
              { costly_cards: 1, cost: 6, bid_cost: 0 }, { person: 'player', name: 'Ana' }))"""
     )
     assert quiet == "Ana: 1 costly card, 6 points."
+    context.close()
+
+
+def test_the_hand_is_in_full_colour_during_the_auction(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    play_to(page, "turn:bidding")
+    cards = page.locator("#hand button.card")
+    assert cards.count() >= 5
+    assert page.locator("#hand button.card.dimmed").count() == 0
+    filters = cards.evaluate_all(
+        "els => els.map(e => getComputedStyle(e.querySelector('svg')).filter)"
+    )
+    assert not [f for f in filters if "brightness" in f or "saturate" in f], filters
     context.close()
