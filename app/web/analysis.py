@@ -204,6 +204,8 @@ async def deal_analysis(
         job = analyses.job(game_id, deal)  # started meanwhile?
         if job is None:
             seats = [s.seat for s in room.seats if s.kind == "human"]
+            if not seats and room.settings.get("board"):
+                seats = [0]  # a tournament's datum table: the seat every entrant plays
             job = analyses.start(game_id, deal, record, seats)
     return JSONResponse({**job.progress(), "game_id": game_id}, status_code=202)
 

@@ -118,3 +118,29 @@ def test_three_entrants_play_and_see_the_traveller(chromium: Any, server: Any) -
     finally:
         for context in contexts:
             context.close()
+
+
+def test_an_event_is_created_from_the_form_on_a_phone(chromium: Any, server: Any) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(server.url("/tournaments"))
+        page.select_option("#tour-form select[name=variant]", "bela:3")
+        page.fill("#tour-form input[name=boards]", "1")
+        page.select_option("#tour-form select[name=level]", "easy")
+        page.screenshot(path="/tmp/h6/tournaments-390.png", full_page=True)
+        page.click("#tour-form button[type=submit]")
+        page.wait_for_url("**/t/*")
+        assert page.locator("#event-phase").get_attribute("class").endswith("phase-running")
+        assert "3" in page.locator("#event-title").inner_text()
+        page.click("#btn-enter")
+        page.wait_for_selector("#btn-play")
+        page.click("#btn-play")
+        page.wait_for_url("**/g/**")
+        page.wait_for_selector("#board-link")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path="/tmp/h6/board-table-390.png")
+        page.goto(server.url("/tournaments"))
+        assert page.locator("section[data-phase=running] .event-item").count() == 1
+    finally:
+        context.close()

@@ -190,3 +190,17 @@ async def test_the_house_version_is_stored_with_the_event(service: Tournaments) 
     house = view["event"]["house"]
     assert house["level"] == "easy" and house["version"].startswith("easy@")
     assert view["house_current"] is True
+
+
+async def test_a_datum_table_interrupted_is_played_by_the_next_tick(service: Tournaments) -> None:
+    event_id = await service.create(EventSpec(variant="classic", boards=3, level="easy", hours=1))
+    await service.stop()  # the server stops at once: the background datum task is cancelled
+    await service.tick()  # the next start's first tick
+    assert await service.ensure_datum(event_id) == 0  # nothing left to play
+    (a,) = await identities(service, 1)
+    await service.enter(event_id, a, "A")
+    for board in (1, 2, 3):
+        game_id = await service.play_board(event_id, a, None, board)
+        await play_game(service.rooms, game_id, a, board)
+        trav = await service.traveller(event_id, board, a)
+        assert [t["datum"] for t in trav["tables"]].count(True) == 1
