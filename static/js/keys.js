@@ -181,9 +181,12 @@ export function focusTurn(key) {
   const active = document.activeElement;
   if (active && active.closest && active.closest(TYPING)) return;
   turnKey = key;
+  // never a call that commits much (a coinche, a surcoinche) where a stray Enter lands: in the
+  // auction the safe call, Pass, has the focus
   const target =
     document.querySelector("#controls [data-action=suggest]") ||
     document.querySelector("#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]") ||
+    document.querySelector("#controls button[data-action=pass]:not([disabled])") ||
     document.querySelector("#controls button.primary:not([disabled])") ||
     document.querySelector("#controls button[data-action^=bid-]:not([disabled])") ||
     document.querySelector("#controls button:not([disabled])");

@@ -363,3 +363,24 @@ def test_the_hand_is_in_full_colour_during_the_auction(server, chromium) -> None
     )
     assert not [f for f in filters if "brightness" in f or "saturate" in f], filters
     context.close()
+
+
+@pytest.mark.parametrize("variant", ["coinche", "classic", "bulgarian"])
+def test_the_auction_gives_the_focus_to_pass(server, chromium, variant) -> None:
+    # a stray Enter must not commit a coinche or a surcoinche: the safe call has the focus
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, variant)
+    start(page, "computer")
+    for _ in range(3):
+        play_to(page, "turn:bidding")
+        if page.locator("#controls button[data-action=pass]").count():
+            page.wait_for_function(
+                "() => document.activeElement && document.activeElement.dataset.action === 'pass'"
+            )
+            break
+        take_turn(page, "turn:bidding")
+    else:
+        raise AssertionError("no turn with Pass")
+    context.close()
