@@ -274,3 +274,38 @@ def test_declared_cards_are_shown_while_the_second_trick_is_played(server, chrom
     )
     assert titles and all("seven of spades" in t and "ace of hearts" in t for t in titles), titles
     page.context.close()
+
+
+ORDERS_JS = """() => {
+  const table = document.querySelector('#dlg-help .help-orders');
+  const body = table.closest('.sheet-body');
+  const box = body.getBoundingClientRect();
+  const cells = [...table.querySelectorAll('th, td')].map(c => c.getBoundingClientRect());
+  return {
+    rows: table.rows.length,
+    bodyScrolls: body.scrollWidth > body.clientWidth + 1,
+    cut: cells.filter(r => r.right > box.right + 0.5 || r.left < box.left - 0.5).length,
+    lastRight: Math.max(...cells.map(r => r.right)), bodyRight: box.right,
+    screen: innerWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "bg", "fr"])
+def test_the_rules_panels_card_orders_fit_a_phone(server, chromium, lang) -> None:
+    """The card-order table was wider than a phone: its "7" column was cut off."""
+    from .driver import bar_button
+
+    page = computer_game(chromium, server, "bulgarian", lang=lang)
+    page.wait_for_selector("#table-app[data-state=ready]")
+    for width, height in ((390, 844), (360, 740), (844, 390)):
+        resize(page, width, height)
+        bar_button(page, "#btn-help")
+        page.wait_for_selector("#dlg-help[open] .help-orders")
+        m = page.evaluate(ORDERS_JS)
+        assert m["rows"] >= 2, m
+        assert not m["bodyScrolls"] and m["cut"] == 0, (lang, width, m)
+        assert m["lastRight"] <= m["screen"], (lang, width, m)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#dlg-help:not([open])", state="attached")
+    page.context.close()
