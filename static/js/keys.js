@@ -25,6 +25,7 @@ function actionKey(name) {
       call: "C",
       "skip-declare": "N",
       "call-belote": "B",
+      claim: "R",
       "play-plain": "P",
       next_deal: "N",
       rematch: "R",

@@ -67,7 +67,9 @@ const { about, comboText, points } = words;
 // ----------------------------------------------------------------------------- who played
 
 // An action its player did not make carries `by` (RULES.md §12): "stand_in" (the computer
-// played for the seat) or "auto" (the seat's only card, played for it).
+// played for the seat), "auto" (the seat's only card, played for it) or "claim" (played out
+// by the server after a claim, RULES.md §15).
+const BY = new Set(["stand_in", "auto", "claim"]);
 function byTag(by) {
   return `<span class="by-tag by-${escapeHTML(by)}" data-by="${escapeHTML(by)}" title="${escapeHTML(t(`live.by.${by}.long`))}">${escapeHTML(t(`live.by.${by}`))}</span>`;
 }
@@ -86,7 +88,7 @@ function playsBy() {
 function says(f) {
   const said = saysText(f);
   const by = f.action && f.action.by;
-  if (by === "stand_in" || by === "auto") said.html += ` ${byTag(by)}`;
+  if (BY.has(by)) said.html += ` ${byTag(by)}`;
   return said;
 }
 
@@ -182,7 +184,7 @@ function centre(f) {
     }
     slot.append(cardElement(play.card, { label: about("trick.played_by", seatWho(play.seat), { card: cardName(play.card) }) }));
     const who = by.get(`${play.seat}:${play.card}`);
-    if (who === "stand_in" || who === "auto") {
+    if (BY.has(who)) {
       slot.dataset.by = who;
       slot.insertAdjacentHTML("beforeend", byTag(who));
     }

@@ -9,8 +9,8 @@ import { setting } from "./settings.js";
 import { $, app, button } from "./table-dom.js";
 import { renderHand } from "./table-hand.js";
 import { seatName } from "./table-names.js";
-import { playCard, sendAction, sendConsent } from "./table-send.js";
-import { S, exchangeCard, isPaused, legal, legalPlays, nextDeal, outOfTurn, serverNow, view } from "./table-state.js";
+import { playCard, sendAction, sendClaim, sendConsent } from "./table-send.js";
+import { S, canClaim, exchangeCard, isPaused, legal, legalPlays, nextDeal, outOfTurn, serverNow, view } from "./table-state.js";
 import { U, promptKey } from "./table-ui.js";
 
 export function renderControls() {
@@ -24,6 +24,7 @@ export function renderControls() {
   if (v.phase === "match_over") turn.textContent = t("table.match_over");
   else if (v.phase === "deal_over") turn.textContent = t("table.deal_over");
   else if (isPaused()) turn.textContent = t("table.paused");
+  else if (v.claim) turn.textContent = t("claim.made", { name: seatName(v.claim.seat) });
   else if (acts.length && !outOfTurn()) turn.innerHTML = `<strong>${escapeHTML(t(`prompt.${promptKey()}`))}</strong>`;
   else if (actor !== null && actor !== undefined) turn.textContent = t("table.waiting_for", { name: seatName(actor) });
   box.append(turn);
@@ -31,6 +32,12 @@ export function renderControls() {
   row.className = "action-row";
   box.append(row);
 
+  // a claim of every remaining trick, offered only when the seat's view proves it (RULES.md §15)
+  if (v.phase === "play" && canClaim()) {
+    const claim = button(t("claim.do"), () => sendClaim(), { cls: "btn primary claim-btn", name: "claim" });
+    claim.title = t("claim.title");
+    row.append(claim);
+  }
   if (v.phase === "bidding" && acts.length) renderBidding(row, acts);
   else if (v.phase === "discard" && acts.length) {
     const pair = [...U.raised];

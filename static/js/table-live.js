@@ -337,7 +337,7 @@ export function learnBy(movesBy) {
   }
 }
 
-/** Who played a card for its seat ("stand_in", "auto") or null. */
+/** Who played a card for its seat ("stand_in", "auto", "claim") or null. */
 export const playedBy = (seat, card) => byPlays.get(`${seat}:${card}`) || null;
 export const bidBy = (seat) => byBids.get(seat) || null;
 

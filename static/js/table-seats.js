@@ -70,6 +70,22 @@ export function renderSeats() {
     for (const combo of shown.combos) for (const card of combo) strip.append(cardElement(card, { cls: "tiny" }));
     seatEl.append(strip);
   }
+  // a claim being played out: the claimer's cards, shown to the table (RULES.md §15)
+  if (v.claim && position(v.claim.seat) !== "bottom") {
+    const seatEl = box.querySelector(`.seat[data-seat="${v.claim.seat}"] .seat-chips`);
+    if (seatEl) {
+      const strip = document.createElement("div");
+      strip.className = "shown-cards claim-cards";
+      strip.dataset.claim = v.claim.seat;
+      strip.setAttribute("aria-label", t("claim.made", { name: seatName(v.claim.seat) }));
+      for (const card of v.claim.cards) strip.append(cardElement(card, { cls: "tiny" }));
+      seatEl.append(strip);
+    }
+  }
+  if (v.claim) {
+    const plate = box.querySelector(`.seat[data-seat="${v.claim.seat}"] .seat-chips`);
+    if (plate) plate.insertAdjacentHTML("afterbegin", `<span class="chip claim">${escapeHTML(t("claim.chip"))}</span>`);
+  }
 }
 
 /** The player's level (docs/players.md) next to the name: human seats whose browser is known. */

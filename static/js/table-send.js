@@ -31,6 +31,20 @@ export function sendAction(action) {
   }
 }
 
+/** Claim every remaining trick for the seat on screen (RULES.md §15): pending like an action. */
+export function sendClaim() {
+  if (U.pending) return;
+  const msg = { type: "claim", id: conn.nextId("c"), version: S.version };
+  if (S.held.length > 1) msg.seat = bottomSeat();
+  if (conn.send(msg)) {
+    U.pending = true;
+    $("table-app").classList.add("pending");
+    U.raised.clear();
+  } else {
+    toast(t("net.offline"));
+  }
+}
+
 export function sendConsent(kind) {
   conn.send({ type: "consent", id: conn.nextId("k"), kind });
 }

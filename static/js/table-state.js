@@ -79,7 +79,9 @@ function setViews(v, views, changes = false) {
   S.views = views || {};
   const local = S.held.length > 1;
   if (local && v) {
-    const actor = v.to_act;
+    // a claim being played out: the device stays with the claimer (no other hand is shown
+    // before its cards are played, RULES.md §15), else it goes to the seat to act
+    const actor = v.claim ? v.claim.seat : v.to_act;
     if (actor !== null && actor !== undefined && S.views[String(actor)]) {
       S.shown = actor;
     } else if (S.shown === null) {
@@ -129,12 +131,18 @@ export function actorSeat() {
 export const isPaused = () => Boolean(S.room && S.room.paused);
 
 /** The legal actions of the seat on screen (empty when it is not that seat's turn, and while
- * the room is paused: the server refuses actions then). */
+ * the room is paused or a claim is played out: the server refuses actions then). */
 export function legal() {
   const v = view();
-  if (isPaused()) return [];
+  if (isPaused() || (v && v.claim)) return [];
   return (v && v.legal) || [];
 }
+
+/** Whether the seat on screen may claim every remaining trick now (RULES.md §15). */
+export const canClaim = () => {
+  const v = view();
+  return Boolean(v && v.can_claim && !isPaused() && S.role !== "spectator");
+};
 
 /** The cards the seat on screen may play now, and those that may be played with a belote call.
  * The second card of an announced pair may carry the call too (RULES.md §14), but it changes

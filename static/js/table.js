@@ -27,7 +27,7 @@ import { answer, byWords, installLeave, learnBy, moves, noteBy, playedBy, sendSe
 import { decorateKeys, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, showHint, showRefusal } from "./table-input.js";
-import { about, comboText, points, seatWho } from "./table-names.js";
+import { about, comboText, points, seatName, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { renderBoardLink } from "./table-board.js";
 import { clearPending, send, useConnection } from "./table-send.js";
@@ -207,6 +207,10 @@ function handleEvents(events) {
           collectTrick(e.seat);
         }
         announce(about("log.trick_won", seatWho(e.seat), { points: points(e.points) }));
+        break;
+      case "claimed":
+        // a valid claim (RULES.md §15): its cards are shown at the seat, the rest is played out
+        toast(t("claim.made", { name: seatName(e.seat) }));
         break;
       case "contract":
         toast(about("log.contract", seatWho(e.contract.taker), { contract: denomText(e.contract.denom) }));
