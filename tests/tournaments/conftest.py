@@ -82,3 +82,19 @@ async def play_game(
     if log is not None:
         log.extend(listener.messages)
     return room
+
+
+def check_answer(definition: str, data: Any) -> Any:
+    """``data`` must fit ``definition`` of docs/schema/tournaments-api.json."""
+    import json
+
+    import jsonschema_rs
+
+    from app.web.tournament_schema import FILE
+
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    validator = jsonschema_rs.Draft202012Validator(
+        {"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]}
+    )
+    validator.validate(data)
+    return data

@@ -9,7 +9,7 @@ import pytest
 from app.engine import Phase
 from app.rooms.errors import CommandError
 from app.tournaments.service import EventSpec, TournamentError, Tournaments
-from tests.tournaments.conftest import identities, play_game
+from tests.tournaments.conftest import check_answer, identities, play_game
 
 pytestmark = pytest.mark.db
 
@@ -48,12 +48,14 @@ async def test_three_entrants_play_and_score_in_matchpoints(service: Tournaments
             assert room.consent_kind() is None
             games[who, board] = game_id
 
-    view = await service.event(event_id, a)
+    view = check_answer("EventView", await service.event(event_id, a))
+    check_answer("EventView", await service.event(event_id, 0))
+    check_answer("Listing", await service.listing())
     assert view["you"]["played"] == 2 and view["you"]["percent"] is not None
     rows = view["standings"]
     assert [r["table"] for r in rows] and {r["table"] for r in rows} == {1, 2, 3}
     assert all(0 <= r["percent"] <= 100 for r in rows)
-    trav = await service.traveller(event_id, 1, a)
+    trav = check_answer("Traveller", await service.traveller(event_id, 1, a))
     assert len(trav["tables"]) == 4  # three entrants and the datum table
     assert sum(1 for t in trav["tables"] if t["datum"]) == 1
     total = sum(t["matchpoints"]["points"] for t in trav["tables"])
@@ -152,7 +154,7 @@ async def test_every_family_plays_a_board(service: Tournaments, variant: str, pl
     game_id = await service.play_board(event_id, a, None, 1)
     room = await play_game(service.rooms, game_id, a, 5)
     assert room.status == "finished"
-    trav = await service.traveller(event_id, 1, a)
+    trav = check_answer("Traveller", await service.traveller(event_id, 1, a))
     assert len(trav["tables"]) == 2
     assert trav["direction"] == ("NS" if players == 4 else "S")
     assert sorted(t["matchpoints"]["points"] for t in trav["tables"]) in ([0, 2], [1, 1])

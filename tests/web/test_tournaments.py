@@ -9,6 +9,8 @@ import re
 import httpx
 import pytest
 
+from tests.tournaments.conftest import check_answer
+
 pytestmark = pytest.mark.db
 
 LANGUAGES = ("en", "fr", "bg", "hr", "ro", "ru", "cs")
@@ -18,7 +20,7 @@ def create(client: httpx.Client, **values: object) -> str:
     body = {"variant": "classic", "boards": 1, "level": "easy", "hours": 1, **values}
     response = client.post("/api/tournaments", json=body)
     assert response.status_code == 201, response.text
-    return str(response.json()["id"])
+    return str(check_answer("Created", response.json())["id"])
 
 
 @pytest.mark.parametrize(
@@ -40,7 +42,7 @@ def test_a_bad_event_is_refused_and_nothing_is_made(module_server, body, code) -
         before = client.get("/api/tournaments").json()
         response = client.post("/api/tournaments", json=body)
         assert response.status_code in (403, 422), response.text
-        error = response.json()["error"]
+        error = check_answer("Error", response.json())["error"]
         assert error["code"] == code and error["message"]
         assert client.get("/api/tournaments").json() == before
 
@@ -61,11 +63,13 @@ def test_unknown_events_and_boards_are_404_and_hidden_boards_403(module_server) 
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_entered"
         running = client.get(f"/api/tournaments/{event_id}/results.csv")
         assert running.status_code == 409 and running.json()["error"]["code"] == "event_running"
-        assert client.post(f"/api/tournaments/{event_id}/enter").json() == {"table": 1}
+        assert check_answer("Entered", client.post(f"/api/tournaments/{event_id}/enter").json())
         assert client.post(f"/api/tournaments/{event_id}/enter").json() == {"table": 1}
         order = client.post(f"/api/tournaments/{event_id}/boards/2/play")
         assert order.status_code == 404
         game = client.post(f"/api/tournaments/{event_id}/boards/1/play").json()
+        check_answer("BoardGame", game)
+        check_answer("EventView", client.get(f"/api/tournaments/{event_id}").json())
         assert game["url"].startswith("/g/")
         # the game is this browser's; another browser may not read or watch it
         with httpx.Client(base_url=module_server.base_url) as stranger:
@@ -83,3 +87,9 @@ def test_the_pages_render_in_every_language(module_server, language: str) -> Non
             visible = re.sub(r"<script.*?</script>", "", page.text, flags=re.S)
             assert "tour." not in visible  # no raw key
             assert f'lang="{language}"' in page.text
+
+
+def test_the_api_schema_file_is_current() -> None:
+    from app.web.tournament_schema import main
+
+    assert main(["--check"]) == 0, "run python -m app.web.tournament_schema --write"
