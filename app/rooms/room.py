@@ -221,9 +221,10 @@ class Room:
           (a friends countdown starts again);
         * the decision clocks: each running one gets at least the time it had left when the
           server went away, plus ``GRACE_SECONDS`` (live.py ``restore``);
-        * a bot's turn, a stand-in's turn, forced play and the bela-2p exchange window: the
-          driver takes them up as soon as a player is connected (bots wait for the humans;
-          ``bots.schedule`` on attach), and ``schedule`` is called here as well."""
+        * a bot's turn, a stand-in's turn, forced play, a claim's play-out (the replayed
+          state's claimer) and the bela-2p exchange window: the driver takes them up as soon
+          as a player is connected (bots wait for the humans; ``bots.schedule`` on attach),
+          and ``schedule`` is called here as well."""
         async with self.lock:
             state = self.state
             if state is None:
