@@ -384,3 +384,30 @@ def test_the_auction_gives_the_focus_to_pass(server, chromium, variant) -> None:
     else:
         raise AssertionError("no turn with Pass")
     context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 768)])
+def test_the_friends_table_settings_come_before_create_a_table(server, chromium, size) -> None:
+    width, height = size
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    open_home(page, server.base_url)
+    settings = page.locator("#table-options")
+    create = page.locator("#play-friends")
+    # in the friends card, before its button: in the document and on the screen
+    assert settings.evaluate("(el) => el.closest('.mode-friends') !== null")
+    assert settings.evaluate(
+        "(el) => !!(el.compareDocumentPosition(document.getElementById('play-friends'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
+    page.click("#table-options summary")
+    page.select_option("#table-clock", "30")
+    top = settings.bounding_box()
+    button = create.bounding_box()
+    assert top is not None and button is not None and top["y"] < button["y"]
+    # nothing of the settings sticks out of its card
+    card = page.locator(".mode-friends").bounding_box()
+    box = settings.bounding_box()
+    assert card is not None and box is not None
+    assert box["x"] >= card["x"] - 1 and box["x"] + box["width"] <= card["x"] + card["width"] + 1
+    context.close()
