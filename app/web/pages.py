@@ -170,3 +170,6 @@ def install(app: FastAPI) -> None:
     app.add_middleware(GZipMiddleware, minimum_size=600)
     app.add_middleware(SecurityHeadersMiddleware, settings=app.state.settings)
     app.include_router(router)
+    from app.web.pwa import router as pwa_router
+
+    app.include_router(pwa_router)

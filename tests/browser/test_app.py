@@ -1,0 +1,74 @@
+"""The installable app in Chromium: a valid manifest, a service worker that controls the page
+after a reload, an offline page when the server is gone, and nothing but the static shell in
+the worker's cache (no API answer, no table page) after a game was played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .driver import choose_game, open_home, play_to, start
+
+pytestmark = pytest.mark.browser
+
+CACHED_URLS = """async () => {
+  const urls = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) urls.push(new URL(request.url).pathname);
+  }
+  return urls;
+}"""
+
+
+def controlled(page: Any) -> bool:
+    return bool(page.evaluate("!!navigator.serviceWorker.controller"))
+
+
+def test_the_app_installs_works_offline_and_never_caches_the_game(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        open_home(page, server.base_url)
+        # the manifest: Chromium reads it without an error, as the page links it
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/manifest.webmanifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        assert '"display": "standalone"' in manifest["data"].replace('":"', '": "')
+        # the worker: registered on the first visit, in control after a reload
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function("() => !!navigator.serviceWorker.controller")
+        assert controlled(page)
+        scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+        assert scope == server.base_url + "/"
+        # what Chromium checks before it offers to install; a Playwright context is a private
+        # window, which alone never installs anything
+        installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert [e for e in installability if e["errorId"] != "in-incognito"] == [], installability
+
+        # a game against the computer, with the API and the table's socket
+        choose_game(page, "classic")
+        start(page, "computer")
+        assert controlled(page)
+        play_to(page, "turn:play")
+        game_url = page.url
+        urls = page.evaluate(CACHED_URLS)
+        assert "/offline" in urls and "/static/css/app.css" in urls
+        assert [u for u in urls if u != "/offline" and not u.startswith("/static/")] == []
+
+        # the server is gone: a page is the offline page, the game is not there to read
+        server.kill()
+        page.goto(game_url)
+        page.wait_for_selector("#offline")
+        assert "cannot be reached" in page.inner_text("#offline")
+        assert page.locator("#table-app").count() == 0
+        page.goto(server.base_url + "/profile")
+        page.wait_for_selector("#offline")
+        assert errors == []
+    finally:
+        context.close()
