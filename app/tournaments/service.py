@@ -478,9 +478,16 @@ class Tournaments:
                 deck=[parse_card(c) for c in board_row.deck],
                 first_dealer=board_row.dealer,
             )
-            await self.writer.submit(
-                _insert_table(event_id, board, entry.number, identity_id, room.game_id, None)
-            )
+            try:
+                await self.writer.submit(
+                    _insert_table(event_id, board, entry.number, identity_id, room.game_id, None)
+                )
+            except IntegrityError:  # another process made this table first: that one counts
+                async with self.sessionmaker() as session:
+                    found = await session.get(TournamentTable, (event_id, board, entry.number))
+                if found is None:
+                    raise
+                return found.game_id
             return room.game_id
 
     # ------------------------------------------------------------------ reading

@@ -206,3 +206,20 @@ async def test_a_datum_table_interrupted_is_played_by_the_next_tick(service: Tou
         await play_game(service.rooms, game_id, a, board)
         trav = await service.traveller(event_id, board, a)
         assert [t["datum"] for t in trav["tables"]].count(True) == 1
+
+
+async def test_entries_and_boards_asked_at_once_give_one_outcome(service: Tournaments) -> None:
+    import asyncio
+
+    event_id = await service.create(EventSpec(variant="classic", boards=1, level="easy", hours=1))
+    people = await identities(service, 5)
+    numbers = await asyncio.gather(*(service.enter(event_id, p, None) for p in people))
+    assert sorted(numbers) == [1, 2, 3, 4, 5]
+    twice = await asyncio.gather(*(service.enter(event_id, people[0], None) for _ in range(4)))
+    assert set(twice) == {numbers[0]}
+    games = await asyncio.gather(
+        *(service.play_board(event_id, people[1], None, 1) for _ in range(4))
+    )
+    assert len(set(games)) == 1
+    view = await service.event(event_id, people[1])
+    assert [b["status"] for b in view["you"]["boards"]] == ["playing"]
