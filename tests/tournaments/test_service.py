@@ -223,3 +223,39 @@ async def test_entries_and_boards_asked_at_once_give_one_outcome(service: Tourna
     assert len(set(games)) == 1
     view = await service.event(event_id, people[1])
     assert [b["status"] for b in view["you"]["boards"]] == ["playing"]
+
+
+async def test_a_board_left_in_the_middle_comes_back_as_one_deal(service: Tournaments) -> None:
+    """The room leaves memory mid-board and is rebuilt from its rows: still a tournament board,
+    still one deal, finished when the deal ends."""
+    import asyncio
+    import random
+
+    from app.engine import action_to_json, current_player, legal_actions
+    from tests.rooms.harness import FakeListener, act
+
+    event_id = await service.create(EventSpec(variant="coinche", boards=1, level="easy", hours=1))
+    (a,) = await identities(service, 1)
+    await service.enter(event_id, a, "A")
+    game_id = await service.play_board(event_id, a, None, 1)
+    room = await service.rooms.get(game_id)
+    listener = FakeListener(a, room.seats_of(a))
+    room.attach(listener)
+    rng = random.Random(3)
+    for n in range(200):  # a few of the entrant's own actions
+        if current_player(room.state) == 0:
+            action = rng.choice(legal_actions(room.state))
+            await act(room, listener, f"x{n}", room.version, action_to_json(action))
+            if room.version >= 6:
+                break
+        else:
+            await asyncio.sleep(0.01)
+    room.detach(listener)
+    version = room.version
+    await service.rooms.evict(room)
+    again = await service.rooms.get(game_id)
+    assert again is not room and again.version == version
+    assert again.settings["board"]["event"] == event_id and again.status == "playing"
+    finished = await play_game(service.rooms, game_id, a, 4)
+    assert finished.status == "finished" and len(finished.state.results) == 1
+    assert (await service.event(event_id, a))["you"]["played"] == 1
