@@ -3,6 +3,10 @@ VENV ?= .venv
 PYTHON ?= python3
 PY = $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
+# pytest-xdist: one worker per logical core; a test module stays on one worker (--dist
+# loadfile), so its module-scoped browser and server start once. PYTEST_WORKERS=0: serially.
+PYTEST_WORKERS ?= logical
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
 
 # Stamps: the venv is reinstalled only when pyproject.toml, setup.py or the solver's C extension
 # (app/bots/_dds.c, built in place by the editable install) is newer than the stamp.
@@ -28,14 +32,15 @@ run: $(RUN_STAMP)
 	$(VENV)/bin/alembic upgrade head
 	$(VENV)/bin/atout serve
 
-## test: the whole suite (SQLite + real Chromium); pytest fails when it collects no test
+## test: the whole suite (SQLite + real Chromium) on every core; fails when it collects no test
 test: $(TEST_STAMP) chromium
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(PYTEST_PARALLEL)
 
-## test-db: the database-facing tests against $$ATOUT_DATABASE_URL (CI points it at PostgreSQL)
+## test-db: the database-facing tests against $$ATOUT_DATABASE_URL (CI points it at PostgreSQL);
+## each xdist worker uses its own database beside it (<name>_gw0, <name>_gw1, ...)
 test-db: $(TEST_STAMP)
 	@test -n "$$ATOUT_DATABASE_URL" || { echo "make test-db: set ATOUT_DATABASE_URL, e.g. postgresql+asyncpg://postgres@127.0.0.1:54329/atout_test" >&2; exit 1; }
-	$(VENV)/bin/pytest -m db
+	$(VENV)/bin/pytest $(PYTEST_PARALLEL) -m db
 
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \

@@ -3,7 +3,9 @@
 ``database_url``
     A clean, empty database for one test. With ``ATOUT_DATABASE_URL`` set when pytest starts
     (CI sets it to a PostgreSQL database for ``make test-db``) that database is wiped before
-    the test; otherwise it is a fresh SQLite file in the test's temporary folder.
+    the test; otherwise it is a fresh SQLite file in the test's temporary folder. Under
+    pytest-xdist (``make test`` runs ``-n logical``) each worker wipes a database of its own,
+    ``<name>_gw0``, ``<name>_gw1``..., created beside the configured one on first use.
 
 ``migrated_database_url``
     The same, brought to the newest migration.
@@ -32,7 +34,7 @@ import time
 import urllib.error
 import urllib.request
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,11 +45,43 @@ from sqlalchemy.engine import make_url
 from app.persistence.db import create_engine_from_url, describe_url
 from app.persistence.migrate import upgrade_head
 from app.settings import get_settings
+from tests.database import Database
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-# Read once, before any test can change the environment.
-EXTERNAL_DATABASE_URL = os.environ.get("ATOUT_DATABASE_URL") or None
+# pytest-xdist names each worker process (gw0, gw1, ...); None when pytest runs alone.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER") or None
+
+
+def worker_database_url(url: str, worker: str | None) -> str:
+    """The database of one xdist worker: ``<name>_<worker>`` beside the configured one.
+
+    Each test wipes its database, so two workers on one database would wipe each other's; each
+    worker gets its own (PostgreSQL: a database created on the cluster when first used; SQLite:
+    a file beside the configured one). Without xdist the configured database is used as it is.
+    """
+    if worker is None:
+        return url
+    parsed = make_url(url)
+    name = parsed.database or ""
+    if parsed.get_backend_name() == "sqlite":
+        if name in ("", ":memory:"):
+            return url
+        path = Path(name)
+        name = str(path.with_name(f"{path.stem}_{worker}{path.suffix}"))
+    else:
+        name = f"{name}_{worker}"
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+# Read once, before any test can change the environment; a worker's own database (see above).
+CONFIGURED_DATABASE_URL = os.environ.get("ATOUT_DATABASE_URL") or None
+EXTERNAL_DATABASE_URL = (
+    worker_database_url(CONFIGURED_DATABASE_URL, XDIST_WORKER) if CONFIGURED_DATABASE_URL else None
+)
+if EXTERNAL_DATABASE_URL:
+    # what an in-process Settings() of a test reads is this worker's database too
+    os.environ["ATOUT_DATABASE_URL"] = EXTERNAL_DATABASE_URL
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -98,10 +132,44 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
+_created: set[str] = set()
+
+
+def ensure_database(url: str) -> None:
+    """Create the PostgreSQL database of ``url`` if it does not exist (once per process),
+    connected through CONFIGURED_DATABASE_URL, which must exist. SQLite creates its own file."""
+    if url in _created or make_url(url).get_backend_name() != "postgresql":
+        return
+    import asyncio
+
+    assert CONFIGURED_DATABASE_URL is not None
+    name = make_url(url).database
+
+    async def create() -> None:
+        engine = create_engine_from_url(CONFIGURED_DATABASE_URL).execution_options(
+            isolation_level="AUTOCOMMIT"
+        )
+        try:
+            async with engine.connect() as connection:
+                found = await connection.scalar(
+                    text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+                )
+                if not found:
+                    # template0: nobody is ever connected to it, so workers never wait on it
+                    quoted = connection.dialect.identifier_preparer.quote(name)
+                    await connection.execute(text(f"CREATE DATABASE {quoted} TEMPLATE template0"))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(create())
+    _created.add(url)
+
+
 @pytest.fixture
 def database_url(tmp_path: Path) -> str:
     """A clean, empty database (no tables) for this test; see the module docstring."""
     if EXTERNAL_DATABASE_URL:
+        ensure_database(EXTERNAL_DATABASE_URL)
         wipe_database(EXTERNAL_DATABASE_URL)
         return EXTERNAL_DATABASE_URL
     return _sqlite_url(tmp_path / "atout.db")
@@ -112,6 +180,14 @@ def migrated_database_url(database_url: str) -> str:
     """``database_url`` brought to the newest migration."""
     upgrade_head(database_url)
     return database_url
+
+
+@pytest.fixture
+async def database(migrated_database_url: str) -> AsyncIterator[Database]:
+    """``migrated_database_url`` opened: its engine, a sessionmaker and a started commit queue
+    (tests/database.py), closed after the test."""
+    async with Database.open(migrated_database_url, writer=True) as db:
+        yield db
 
 
 @pytest.fixture
