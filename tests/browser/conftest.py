@@ -46,6 +46,16 @@ def server(live_server):  # type: ignore[no-untyped-def]
     return live_server()
 
 
+def errors_of(page, *, console: bool = True) -> list[str]:  # type: ignore[no-untyped-def]
+    """The list the page's uncaught errors are appended to from now on, and its console errors
+    too unless ``console=False``. A test ends with ``assert errors == []``."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if console:
+        page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    return errors
+
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 

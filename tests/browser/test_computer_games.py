@@ -9,17 +9,10 @@ import pytest
 
 from app.web.i18n import LOCALES_DIR
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import choose_game, deals_scored, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
-
-
-def errors_of(page) -> list[str]:  # type: ignore[no-untyped-def]
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    return errors
 
 
 def test_a_whole_classic_match_by_clicking_only(server, chromium) -> None:

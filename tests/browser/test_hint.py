@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import errors_of
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -12,8 +13,7 @@ pytestmark = pytest.mark.browser
 def test_hint_highlights_a_legal_choice(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "classic", options={"target": "one_deal"})
     start(page, "computer")

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -199,8 +199,7 @@ def test_nothing_overlaps_in_bidding_and_in_play_at_every_size(
 ) -> None:
     context = chromium.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     set_name(page, server.base_url)
     page.set_viewport_size({"width": 1366, "height": 768})
     open_home(page, server.base_url)
@@ -254,8 +253,7 @@ def test_many_declarations_stay_on_one_line_that_scrolls(server, chromium) -> No
     sideways: the controls keep their height and the table its room, at every size."""
     context = chromium.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     set_name(page, server.base_url)
     for _ in range(20):  # new games until the first card comes with a declaration to call
         open_home(page, server.base_url)

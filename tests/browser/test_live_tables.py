@@ -19,7 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from app.web.i18n import LOCALES_DIR
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import STATE_JS, choose_game, open_home, take_turn, wait_ready
 from .test_layout import MEASURE_JS, SETTLE_JS, SIZES, layout_problems, overlaps
 
@@ -45,12 +45,6 @@ COUNT_ALARMS = """
   });
 })();
 """
-
-
-def errors_of(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
 
 
 def friends_table(
@@ -212,7 +206,7 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
     )
     for page in pages:
         page.set_default_timeout(4_000)
-    errors = [errors_of(p) for p in pages]
+    errors = [errors_of(p, console=False) for p in pages]
     # the ring is on the seat to act, for everyone, and red in its last 5 s
     first = to_act(pages[0])
     assert first is not None
@@ -258,7 +252,7 @@ def test_a_tab_closed_at_a_table_with_a_clock_the_stand_in_plays_then_the_seat_c
     # the player comes back through the link (same browser) and plays its own next turn
     back = gone_ctx.new_page()
     back.set_default_timeout(4_000)
-    back_errors = errors_of(back)
+    back_errors = errors_of(back, console=False)
     back.goto(link)
     wait_ready(back)
     assert my_seat(back) == gone
@@ -388,7 +382,7 @@ def test_forced_cards_play_themselves_only_with_the_setting_on(
     if not auto_play:
         context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     page = context.new_page()
-    errors = errors_of(page)
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "classic")
     page.click("#play-computer")
@@ -442,7 +436,7 @@ def test_the_replay_marks_the_moves_of_the_stand_in_and_the_forced_cards(
     path.write_text(json.dumps(record), encoding="utf-8")
     context = chromium.new_context(viewport=VIEWPORT)
     page = context.new_page()
-    errors = errors_of(page)
+    errors = errors_of(page, console=False)
     page.goto(server.url("/replay"))
     page.set_input_files("#import-file", str(path))
     page.click("#import-submit")
@@ -474,7 +468,7 @@ def test_the_replay_marks_the_moves_of_the_stand_in_and_the_forced_cards(
 def test_the_home_form_sets_the_clock_the_stand_in_and_the_away_time(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    errors = errors_of(page)
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "classic")
     page.click("#table-options summary")

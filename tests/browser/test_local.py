@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import errors_of
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -15,8 +16,7 @@ def test_local_bela_pass_the_device_between_seats(server, chromium) -> None:
     # screen would hand the device on before the hand is seen
     context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "bela", players=2)
     start(page, "local")

@@ -11,17 +11,10 @@ import pytest
 
 from app.engine.record import replay
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
-
-
-def errors_of(page) -> list[str]:  # type: ignore[no-untyped-def]
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    return errors
 
 
 def test_a_short_match_earns_xp_then_replay_download_and_import(

@@ -16,6 +16,7 @@ import pytest
 
 from app.web.i18n import LANGUAGES, LOCALES_DIR
 
+from .conftest import errors_of
 from .driver import choose_game, open_home, start, take_turn, wait_ready, wait_state
 
 pytestmark = pytest.mark.browser
@@ -34,13 +35,6 @@ PAGE_RAW_KEY = re.compile(
 
 def catalog(language: str) -> dict[str, str]:
     return dict(json.loads((LOCALES_DIR / f"{language}.json").read_text(encoding="utf-8")))
-
-
-def errors_of(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    return errors
 
 
 def in_language(chromium: Any, server: Any, language: str, **kwargs: Any) -> Any:

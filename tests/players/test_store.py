@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -12,20 +12,19 @@ from sqlalchemy.orm import Session
 
 from app.main import create_app
 from app.persistence import players as store
-from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.models import Game, GameSeat, Identity
 from app.players.awards import SeatInfo, award_work
 from app.players.ratings import ANCHORS, DEFAULT, Rating, display
 from app.players.xp import Outcome, SeatResult
 from app.settings import Settings
+from tests.database import Database
 
 pytestmark = pytest.mark.db
 
 
 class Db:
-    def __init__(self, url: str) -> None:
-        self.engine = create_engine_from_url(url)
-        self.sessionmaker = create_sessionmaker(self.engine)
+    def __init__(self, database: Database) -> None:
+        self.sessionmaker = database.sessionmaker
 
     async def write(self, work: Any) -> Any:
         """Run a work (a function of a Session, persistence/writer.py) in its own transaction."""
@@ -73,10 +72,9 @@ class Db:
 
 
 @pytest.fixture
-async def db(migrated_database_url: str) -> Any:
-    db = Db(migrated_database_url)
-    yield db
-    await db.engine.dispose()
+async def db(migrated_database_url: str) -> AsyncIterator[Db]:
+    async with Database.open(migrated_database_url) as database:
+        yield Db(database)
 
 
 def outcome(winner: int, tricks: tuple[int, int, int, int] = (2, 2, 2, 2)) -> Outcome:

@@ -8,22 +8,10 @@ import random
 
 import pytest
 
-from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
+from tests.database import stored_game
 from tests.web.wsclient import Browser, Socket
 
 pytestmark = pytest.mark.db
-
-
-async def stored(database_url: str, game_id: str) -> repo.StoredGame:
-    engine = create_engine_from_url(database_url)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            game = await repo.load_game(session, game_id)
-    finally:
-        await engine.dispose()
-    assert game is not None
-    return game
 
 
 async def act_and_wait_ack(sock: Socket, rng: random.Random) -> dict:
@@ -51,7 +39,7 @@ async def play_until(sock: Socket, rng: random.Random, stop, acked: list[dict]) 
 async def crash_and_reconnect(server, browser: Browser, game_id: str, acked: list[dict]) -> Socket:
     server.kill()  # SIGKILL: no shutdown hook, no flush
     server.start()
-    game = await stored(server.database_url, game_id)
+    game = await stored_game(server.database_url, game_id)
     stored_ids = {a.client_id for a in game.actions}
     missing = [a["id"] for a in acked if a["id"] not in stored_ids]
     assert missing == [], f"acknowledged but lost: {missing}"
@@ -115,7 +103,7 @@ async def test_sigkill_after_acknowledged_moves_loses_nothing(live_server, datab
         acked.append(ack)
         await sock.until(lambda s, v=ack["version"]: s.version >= v)
     sock = await crash_and_reconnect(server, browser, game_id, acked)
-    game = await stored(server.database_url, game_id)
+    game = await stored_game(server.database_url, game_id)
     from app.engine.record import replay
 
     state = replay(game.record())
@@ -142,7 +130,7 @@ async def test_sigkill_with_bots_and_friends_resumes_the_game(live_server, datab
         await asyncio.wait_for(_one_human_move(h, g, rng, acked), 20)
     server.kill()
     server.start()
-    game = await stored(server.database_url, game_id)
+    game = await stored_game(server.database_url, game_id)
     assert {a["id"] for a in acked} <= {a.client_id for a in game.actions}
     h = await host.connect(game_id)
     g = await guest.connect(game_id)

@@ -14,33 +14,35 @@ import asyncio
 import gc
 import random
 import weakref
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from app.engine import current_player, legal_actions
 from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.migrate import upgrade_head
-from app.persistence.writer import CommitQueue
 from app.rooms.manager import GameSpec, RoomManager
 from app.rooms.room import Room
+from tests.database import Database
 from tests.rooms.harness import FakeListener, settings
 
 
-async def _manager(tmp_path: Path) -> tuple[RoomManager, CommitQueue, object]:
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'atout.db'}"
     await asyncio.to_thread(upgrade_head, url)
-    engine = create_engine_from_url(url)
-    writer = CommitQueue(engine, group=True)
-    await writer.start()
-    manager = RoomManager(
-        settings(idle_room_seconds=3600, next_deal_seconds=0.05),
-        create_sessionmaker(engine),
-        writer,
-        None,
-    )
-    return manager, writer, engine
+    async with Database.open(url, writer=True) as db:
+        manager = RoomManager(
+            settings(idle_room_seconds=3600, next_deal_seconds=0.05),
+            db.sessionmaker,
+            db.writer,
+            None,
+        )
+        try:
+            yield manager
+        finally:
+            await manager.stop()
 
 
 async def _play_out(
@@ -71,45 +73,39 @@ async def _play_out(
     [("local", True), ("local", False), ("computer", True), ("computer", False)],
     ids=["local-finished", "local-mid-match", "computer-finished", "computer-mid-match"],
 )
-async def test_an_evicted_room_leaves_memory(tmp_path, mode, finish):
-    manager, writer, engine = await _manager(tmp_path)
+async def test_an_evicted_room_leaves_memory(manager, mode, finish):
+    identity = await manager.writer.submit(repo.insert_identity("t" * 64))
+    spec = GameSpec(variant="bela", players=2, options={"target": 501}, mode=mode, level="easy")
+    room = await manager.create_game(identity, "Ana", spec)
+    listener = FakeListener(identity, room.seats_of(identity))
+    room.attach(listener)
+    rng = random.Random(7)
+    if finish:
+        await _play_out(room, listener, rng)
+        assert room.state is not None and room.state.phase.value == "match_over"
+    else:
+        await _play_out(room, listener, rng, moves=12)
+        assert room.state is not None and room.state.phase.value != "match_over"
+    room.detach(listener)
+    game_id = room.game_id
+    refs = [weakref.ref(room), weakref.ref(room.state), weakref.ref(listener)]
+    refs += [
+        weakref.ref(part)
+        for part in (room.publisher, room.seating, room.consents, room.live, room.chat)
+    ]
+    await asyncio.sleep(0.1)  # let the tasks of the last move run to their end
+    gc.collect()
+    gc.disable()
     try:
-        identity = await writer.submit(repo.insert_identity("t" * 64))
-        spec = GameSpec(variant="bela", players=2, options={"target": 501}, mode=mode, level="easy")
-        room = await manager.create_game(identity, "Ana", spec)
-        listener = FakeListener(identity, room.seats_of(identity))
-        room.attach(listener)
-        rng = random.Random(7)
-        if finish:
-            await _play_out(room, listener, rng)
-            assert room.state is not None and room.state.phase.value == "match_over"
-        else:
-            await _play_out(room, listener, rng, moves=12)
-            assert room.state is not None and room.state.phase.value != "match_over"
-        room.detach(listener)
-        game_id = room.game_id
-        refs = [weakref.ref(room), weakref.ref(room.state), weakref.ref(listener)]
-        refs += [
-            weakref.ref(part)
-            for part in (room.publisher, room.seating, room.consents, room.live, room.chat)
-        ]
-        await asyncio.sleep(0.1)  # let the tasks of the last move run to their end
-        gc.collect()
-        gc.disable()
-        try:
-            await manager.evict(room)
-            del room, listener
-            await asyncio.sleep(0.1)  # let any task the room started run to its end
-            alive = [r() for r in refs if r() is not None]
-            referrers = [type(x).__name__ for obj in alive for x in gc.get_referrers(obj)]
-        finally:
-            gc.enable()
-        assert alive == [], f"still referred to by {referrers} (a reference cycle?)"
-        assert game_id not in manager.rooms
-        # and it comes back from the database, as it was
-        again = await manager.get(game_id)
-        assert again is not None and again.state is not None
+        await manager.evict(room)
+        del room, listener
+        await asyncio.sleep(0.1)  # let any task the room started run to its end
+        alive = [r() for r in refs if r() is not None]
+        referrers = [type(x).__name__ for obj in alive for x in gc.get_referrers(obj)]
     finally:
-        await manager.stop()
-        await writer.close()
-        await engine.dispose()  # type: ignore[attr-defined]
+        gc.enable()
+    assert alive == [], f"still referred to by {referrers} (a reference cycle?)"
+    assert game_id not in manager.rooms
+    # and it comes back from the database, as it was
+    again = await manager.get(game_id)
+    assert again is not None and again.state is not None

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from app.engine.record import replay
-from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.rooms.messages import validate_outgoing
+from tests.database import stored_game
 from tests.rooms.leakcheck import Leak, Truth, check_messages
 from tests.web.conftest import start_server
 from tests.web.wsclient import Browser, Socket
@@ -38,14 +37,7 @@ def module_server(tmp_path_factory):
 
 async def stored_record(database_url: str, game_id: str) -> dict[str, Any]:
     """The whole record as stored, the deal in progress included (the server's truth)."""
-    engine = create_engine_from_url(database_url)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            stored = await repo.load_game(session, game_id)
-    finally:
-        await engine.dispose()
-    assert stored is not None
-    record = stored.record()
+    record = (await stored_game(database_url, game_id)).record()
     assert record is not None
     return record
 

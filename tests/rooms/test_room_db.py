@@ -17,10 +17,9 @@ from app.engine import Phase, action_to_json, current_player, legal_actions
 from app.engine.cards import format_card
 from app.engine.record import dump
 from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.models import GameAction, GameDeal
-from app.persistence.writer import CommitQueue
 from app.rooms import GameSpec, RoomManager, Status
+from tests.database import Database
 from tests.engine.helpers import deal, do
 from tests.rooms.harness import FakeListener, act, settings
 
@@ -28,17 +27,12 @@ pytestmark = pytest.mark.db
 
 
 @pytest.fixture
-async def manager(migrated_database_url: str) -> AsyncIterator[RoomManager]:
-    engine = create_engine_from_url(migrated_database_url)
-    writer = CommitQueue(engine)
-    await writer.start()
-    rooms = RoomManager(settings(), create_sessionmaker(engine), writer, None)
+async def manager(database: Database) -> AsyncIterator[RoomManager]:
+    rooms = RoomManager(settings(), database.sessionmaker, database.writer, None)
     try:
         yield rooms
     finally:
         await rooms.stop()
-        await writer.close()
-        await engine.dispose()
 
 
 _tokens = iter(range(10**6))

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.engine.record import replay
 from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
+from tests.database import Database
 from tests.web.wsclient import Browser, Socket
 
 RECONNECT_WITHIN = 5.0  # seconds: the issue's bound for clients to go on after a failover
@@ -187,18 +187,13 @@ async def new_friends_table(
 
 async def stored(database_url: str, game_id: str) -> tuple[repo.StoredGame, tuple[str, int]]:
     """The game's rows and its lease (owner, epoch)."""
-    engine = create_engine_from_url(database_url)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            game = await repo.load_game(session, game_id)
-            lease = (
-                await session.execute(
-                    text("SELECT owner, epoch FROM room_leases WHERE game_id = :g"),
-                    {"g": game_id},
-                )
-            ).one()
-    finally:
-        await engine.dispose()
+    async with Database.open(database_url) as db, db.sessionmaker() as session:
+        game = await repo.load_game(session, game_id)
+        lease = (
+            await session.execute(
+                text("SELECT owner, epoch FROM room_leases WHERE game_id = :g"), {"g": game_id}
+            )
+        ).one()
     assert game is not None
     return game, (str(lease.owner), int(lease.epoch))
 

@@ -10,6 +10,8 @@ import asyncio
 import json
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -17,45 +19,48 @@ from sqlalchemy import text
 
 from app.engine import action_to_json, current_player, legal_actions
 from app.persistence import repository as repo
-from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.leases import Fenced, LeaseLost
 from app.persistence.writer import CommitQueue
 from app.rooms import GameSpec, OwnedElsewhere, RoomManager, RoomMoved
 from app.rooms.room import CLOSE_MOVED
+from tests.database import Database
 from tests.rooms.harness import FakeListener, act, settings
 
 pytestmark = pytest.mark.db
 
 
+@dataclass
 class Process:
-    def __init__(self, url: str, name: str) -> None:
-        self.engine = create_engine_from_url(url)
-        self.writer = CommitQueue(self.engine)
-        self.rooms = RoomManager(
+    writer: CommitQueue
+    rooms: RoomManager
+
+
+@asynccontextmanager
+async def open_process(url: str, name: str) -> AsyncIterator[Process]:
+    """A RoomManager over an engine and a commit queue of its own, as a server process has;
+    stopped on exit. Its rooms are started by the caller."""
+    async with Database.open(url, writer=True) as db:
+        rooms = RoomManager(
             settings(database_url=url, node_id=name, lease_seconds=30),
-            create_sessionmaker(self.engine),
-            self.writer,
+            db.sessionmaker,
+            db.writer,
             None,
         )
-
-    async def close(self) -> None:
-        await self.rooms.stop()
-        await self.writer.close()
-        await self.engine.dispose()
+        try:
+            yield Process(db.writer, rooms)
+        finally:
+            await rooms.stop()
 
 
 @pytest.fixture
 async def two(migrated_database_url: str) -> AsyncIterator[tuple[Process, Process]]:
-    a, b = Process(migrated_database_url, "node-a"), Process(migrated_database_url, "node-b")
-    await a.writer.start()
-    await b.writer.start()
-    await a.rooms.start()  # each holds its liveness lock, as a running server does
-    await b.rooms.start()
-    try:
+    async with (
+        open_process(migrated_database_url, "node-a") as a,
+        open_process(migrated_database_url, "node-b") as b,
+    ):
+        await a.rooms.start()  # each holds its liveness lock, as a running server does
+        await b.rooms.start()
         yield a, b
-    finally:
-        await a.close()
-        await b.close()
 
 
 async def expire(process: Process, game_id: str) -> None:
@@ -218,11 +223,9 @@ async def test_renewals_and_fenced_writes_share_the_writer_and_never_deadlock(
     at will). The renewal goes through the writer now: many rooms playing while their leases
     are renewed six times a second lose no write, retry none, and every renewal keeps every
     room."""
-    process = Process(migrated_database_url, "node-a")
-    process.rooms.lease_seconds = 0.5  # a renewal every 0.17 s
-    await process.writer.start()
-    await process.rooms.start()
-    try:
+    async with open_process(migrated_database_url, "node-a") as process:
+        process.rooms.lease_seconds = 0.5  # a renewal every 0.17 s
+        await process.rooms.start()
         rooms = []
         for _ in range(48):
             game_id, first, second = await duel(process)
@@ -255,5 +258,3 @@ async def test_renewals_and_fenced_writes_share_the_writer_and_never_deadlock(
         assert process.writer.stats.retried == 0 and process.writer.stats.failed == 0
         assert not [r for r in caplog.records if "renew" in r.getMessage()]
         assert all(not room.closed for room, _ in rooms)
-    finally:
-        await process.close()
