@@ -442,3 +442,29 @@ def claim_transfer_code(code_hash: str, new_token_hash: str) -> Work:
         return identity_id
 
     return work
+
+
+# --------------------------------------------------------------------------- giving a game up
+
+
+def abandon_game(game_id: str, identity_id: int) -> Work:
+    """Give up an unfinished game against the computer (or on one device): this browser no
+    longer holds its seats, so it leaves "Your games" and nobody can take it up again through
+    this browser. ``"ok"``, ``"not_found"``, or ``"not_allowed"`` (a friends game, which is
+    left with the stand-in instead, a finished game, or a game this browser holds no seat of).
+    """
+
+    def work(session: Session) -> str:
+        game = session.get(Game, game_id)
+        if game is None:
+            return "not_found"
+        if game.mode not in ("computer", "local") or game.status == "finished":
+            return "not_allowed"
+        done = session.execute(
+            update(GameSeat)
+            .where(GameSeat.game_id == game_id, GameSeat.identity_id == identity_id)
+            .values(identity_id=None)
+        )
+        return "ok" if getattr(done, "rowcount", 0) else "not_allowed"
+
+    return work

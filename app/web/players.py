@@ -142,6 +142,23 @@ async def leave_game(game_id: str, identity: IdentityDep, rooms: RoomsDep) -> di
     return {"room": room}
 
 
+@api.post("/games/{game_id}/abandon")
+async def abandon_game(
+    game_id: str, identity: IdentityDep, rooms: RoomsDep, writer: WriterDep
+) -> dict[str, Any]:
+    """Give up a game against the computer or on one device: it leaves "Your games" (a
+    friends game is left with ``/leave``, where the stand-in plays on)."""
+    outcome = await writer.submit(store.abandon_game(game_id, identity.id))
+    if outcome == "not_found":
+        raise ApiError(404, "not_found", "no such game")
+    if outcome != "ok":
+        raise ApiError(403, "not_allowed", "only your own unfinished computer or local game")
+    room = rooms.rooms.get(game_id)
+    if room is not None:  # nobody holds it any more: it leaves memory
+        await rooms.evict(room)
+    return {"abandoned": game_id}
+
+
 async def game_replay(rooms: RoomManager, game_id: str, identity_id: int) -> dict[str, Any]:
     """The frames of a game's finished deals (never the deal in progress, RULES.md §13)."""
     room = await rooms.get(game_id)

@@ -259,12 +259,48 @@ function gameLine(game) {
   const scores = Array.isArray(game.scores) && game.scores.length ? game.scores.join(" – ") : "";
   const li = document.createElement("li");
   li.className = "game-line";
+  li.dataset.gameId = game.game_id;
   li.innerHTML =
     `<div class="game-info"><strong>${escapeHTML(t(`variant.${game.variant}`))}</strong>` +
     (game.variant === "bela" ? ` <span class="muted">${escapeHTML(t("home.players_n", { n: game.players }))}</span>` : "") +
     `<span class="muted small">${escapeHTML(t(`status.${game.status}`))}${scores ? " · " + escapeHTML(scores) : ""}${names ? " · " + escapeHTML(names) : ""}${when ? " · " + escapeHTML(when.toLocaleString()) : ""}</span></div>` +
-    `<a class="btn" href="${escapeHTML(game.url)}">${escapeHTML(t("home.continue"))}</a>`;
+    `<div class="game-actions"><a class="btn" href="${escapeHTML(game.url)}">${escapeHTML(t("home.continue"))}</a></div>`;
+  if (game.mode === "computer" || game.mode === "local") {
+    // a game nobody else plays can be given up (a friends table is left at the table)
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.className = "btn quiet";
+    drop.dataset.action = "abandon";
+    drop.textContent = t("home.abandon");
+    drop.addEventListener("click", () => abandon(game));
+    li.querySelector(".game-actions").append(drop);
+  }
   return li;
+}
+
+async function abandon(game) {
+  if (!window.confirm(t("home.abandon_confirm"))) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(game.game_id)}/abandon`, { method: "POST" });
+    toast(t("home.abandoned"));
+  } catch (error) {
+    toast(t("home.create_failed", { message: error.message }));
+  }
+  loadMe();
+}
+
+/** The most recent unfinished game, one tap away at the top of the page (a phone shows
+ * "Your games" only far below). */
+function showResume(games) {
+  const box = document.getElementById("resume");
+  if (!box) return;
+  const latest = [...games].sort((a, b) => String(b.updated_at || "").localeCompare(String(a.updated_at || "")))[0];
+  box.hidden = !latest;
+  if (!latest) return;
+  document.getElementById("resume-go").href = latest.url;
+  const parts = [t(`variant.${latest.variant}`), t(`mode.${latest.mode}`)];
+  if (Array.isArray(latest.scores) && latest.scores.length) parts.push(latest.scores.join(" – "));
+  document.getElementById("resume-desc").textContent = parts.join(" · ");
 }
 
 async function loadMe() {
@@ -276,6 +312,7 @@ async function loadMe() {
   }
   if (me.name) document.getElementById("name-input").value = me.name;
   const games = me.games || [];
+  showResume(games);
   const box = document.getElementById("games");
   box.replaceChildren();
   document.getElementById("games-empty").hidden = games.length > 0;

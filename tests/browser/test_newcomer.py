@@ -411,3 +411,48 @@ def test_the_friends_table_settings_come_before_create_a_table(server, chromium,
     assert card is not None and box is not None
     assert box["x"] >= card["x"] - 1 and box["x"] + box["width"] <= card["x"] + card["width"] + 1
     context.close()
+
+
+def test_your_games_continue_at_the_top_and_abandon_a_computer_game(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    game_url = page.url
+    open_home(page, server.base_url)
+    # the running game's Continue is on the first screen of a phone
+    resume = page.locator("#resume-go")
+    resume.wait_for(state="visible")
+    box = resume.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844
+    assert resume.inner_text() == catalog("en")["home.resume"]
+    resume.click()
+    page.wait_for_url(game_url)
+    wait_ready(page)
+    # a friends table lists no "Abandon" (it is left at the table)
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "friends")
+    friends = page.locator("#games .game-group[data-mode=friends] .game-line")
+    friends.first.wait_for()
+    assert friends.locator("[data-action=abandon]").count() == 0
+    status = page.evaluate(
+        """(id) => fetch(`/api/games/${id}/abandon`, { method: 'POST' }).then((r) => r.status)""",
+        page.locator("#games .game-group[data-mode=friends] .game-line").get_attribute(
+            "data-game-id"
+        ),
+    )
+    assert status == 403
+    # the computer game: abandoned after a confirmation, it leaves "Your games"
+    line = page.locator("#games .game-group[data-mode=computer] .game-line")
+    assert line.count() == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    line.locator("[data-action=abandon]").click()
+    page.wait_for_selector("#games .game-group[data-mode=computer]", state="detached")
+    games = page.evaluate("() => fetch('/api/me').then((r) => r.json()).then((m) => m.games)")
+    assert [g["mode"] for g in games] == ["friends"]
+    assert page.locator("#toast").inner_text() == catalog("en")["home.abandoned"]
+    assert [e for e in errors if "status of 403" not in e] == []
+    context.close()
