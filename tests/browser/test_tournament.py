@@ -74,6 +74,9 @@ def test_three_entrants_play_and_see_the_traveller(chromium: Any, server: Any) -
                 play_board(page)
                 if board == 1 and n == 1:
                     screenshot(page, "tournament-board-over")
+                if board < BOARDS:  # the next board is offered at the table
+                    page.wait_for_selector("#next-board")
+                    assert page.locator("#next-board").inner_text().endswith(str(board + 1))
                 page.click("#board-link a")
                 page.wait_for_url(f"**/t/{event_id}")
                 page.set_viewport_size({"width": 390, "height": 844})
