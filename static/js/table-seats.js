@@ -1,7 +1,7 @@
 // Region: the seats around the table (name, presence, role, badges, tricks, cards left,
 // declarations, belote, the last bid's bubble).
 import { cardElement, cardName, denomHTML } from "./cards.js";
-import { escapeHTML } from "./common.js";
+import { escapeHTML, toast } from "./common.js";
 import { t } from "./i18n.js";
 import { $ } from "./table-dom.js";
 import { bidBy, byTag, decorateSeat } from "./table-live.js";
@@ -88,9 +88,19 @@ export function renderSeats() {
   }
 }
 
-/** The player's level (docs/players.md) next to the name: human seats whose browser is known. */
+/** The player's level (docs/players.md) next to the name: human seats whose browser is known.
+ * Hovering it says what a level is; a tap (no hover on a touch screen) says it in a toast. */
 function levelBadge(info) {
   if (!info || !info.xp_level) return "";
-  const title = escapeHTML(t("level.badge", { n: info.xp_level }));
-  return `<span class="lvl-badge" title="${title}" aria-label="${title}">${info.xp_level}</span>`;
+  const title = escapeHTML(t("level.explain", { n: info.xp_level }));
+  return `<span class="lvl-badge" role="button" tabindex="0" title="${title}" aria-label="${title}">${info.xp_level}</span>`;
 }
+
+function explainBadge(event) {
+  const badge = event.target instanceof Element ? event.target.closest(".seat .lvl-badge") : null;
+  if (!badge || (event.type === "keydown" && event.key !== "Enter" && event.key !== " ")) return;
+  event.preventDefault();
+  toast(badge.getAttribute("title"));
+}
+document.addEventListener("click", explainBadge);
+document.addEventListener("keydown", explainBadge);

@@ -456,3 +456,27 @@ def test_your_games_continue_at_the_top_and_abandon_a_computer_game(server, chro
     assert page.locator("#toast").inner_text() == catalog("en")["home.abandoned"]
     assert [e for e in errors if "status of 403" not in e] == []
     context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 768)])
+def test_the_level_badge_is_explained_on_tap_and_hover(server, chromium, size) -> None:
+    width, height = size
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, has_touch=width < 600
+    )
+    page = context.new_page()
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    badge = page.locator(".seat .lvl-badge").first
+    badge.wait_for()
+    wanted = catalog("en")["level.explain"].replace("{n}", badge.inner_text())
+    assert badge.get_attribute("title") == wanted  # the hover
+    if width < 600:
+        badge.tap()
+    else:
+        badge.click()
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert toast.inner_text() == wanted
+    context.close()
