@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -85,6 +86,10 @@ class EventSpec:
     daily_key: str | None = None
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 def _aware(value: datetime) -> datetime:
     """SQLite gives naive datetimes back: they are UTC."""
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
@@ -133,7 +138,7 @@ class Tournaments:
         self._loop_task: asyncio.Task[None] | None = None
         self._locks: dict[Any, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.clock = lambda: datetime.now(UTC)
+        self.clock: Callable[[], datetime] = _now  # tests replace it
 
     # ------------------------------------------------------------------ life cycle
 

@@ -259,3 +259,25 @@ async def test_a_board_left_in_the_middle_comes_back_as_one_deal(service: Tourna
     finished = await play_game(service.rooms, game_id, a, 4)
     assert finished.status == "finished" and len(finished.state.results) == 1
     assert (await service.event(event_id, a))["you"]["played"] == 1
+
+
+async def test_an_event_is_edited_and_cancelled(service: Tournaments) -> None:
+    event_id = await service.create(EventSpec(variant="duel", boards=1, level="easy", hours=1))
+    (a,) = await identities(service, 1)
+    await service.edit(event_id, title="Sunday duel", ends_at=service.clock() + timedelta(hours=5))
+    view = await service.event(event_id, a)
+    assert view["event"]["title"] == "Sunday duel"
+    with pytest.raises(TournamentError) as bad:
+        await service.edit(event_id, ends_at=service.clock() - timedelta(hours=1))
+    assert bad.value.code == "invalid_window"
+    with pytest.raises(TournamentError):
+        await service.edit(event_id, title="x" * 81)
+    await service.cancel(event_id)
+    assert (await service.event(event_id, a))["event"]["phase"] == "cancelled"
+    assert all(e["id"] != event_id for p in (await service.listing()).values() for e in p)
+    with pytest.raises(TournamentError) as closed:
+        await service.enter(event_id, a, "A")
+    assert closed.value.code == "event_closed"
+    with pytest.raises(TournamentError) as missing:
+        await service.cancel("no-such-event")
+    assert missing.value.code == "not_found"
