@@ -27,7 +27,7 @@ from app.persistence.db import (
 )
 from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
-from app.web import analysis, pages, players, runtime, tournaments
+from app.web import admin, analysis, moderation, pages, players, runtime, tournaments
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -159,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     runtime.install(app)  # identity cookie, /api, /ws
     players.install(app)  # profile, ranking, history, replays, transfer codes (app/players)
     analysis.install(app)  # the analysis of finished deals (app/bots/analysis.py)
+    admin.install(app)  # /admin, off unless ATOUT_ADMIN_TOKEN is set (app/web/admin.py)
+    moderation.install(app)  # a banned browser is refused everywhere (app/web/moderation.py)
     tournaments.install(app)  # duplicate events: /tournaments, /t/{id}, /api/tournaments
 
     return app

@@ -173,6 +173,16 @@ class Settings(BaseSettings):
         "process dies its rooms move to another process this long after its last renewal.",
     )
 
+    admin_token: str = Field(
+        default="",
+        description="Switches the admin page (/admin) on: the token its login form asks for. "
+        "Empty (the default): /admin answers 404.",
+    )
+    word_filter: str = Field(
+        default="",
+        description="Words masked in table chat, comma-separated (any language; a word "
+        "matches whole, ignoring case and accents). Empty (the default): no filter.",
+    )
     backup_hours: float = Field(
         default=24.0,
         ge=0.0,

@@ -405,3 +405,14 @@ class TournamentTable(Base):
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# the host's tools: admin sessions and audit, sanctions, reports, blocks, closed games
+from app.persistence.admin_tables import (  # noqa: E402,F401
+    AdminAudit,
+    AdminSession,
+    Block,
+    ClosedGame,
+    Report,
+    Sanction,
+)

@@ -8,6 +8,7 @@ process drops or refreshes what it holds. A notice carries a kind and ids, never
     renamed:12          identity 12 changed its name
     moved:12            identity 12 went to another browser (a transfer code was claimed)
     levels:12,40        these identities' XP changed (a match ended)
+    sanctions:12        the host muted, banned or pardoned identity 12 (app/web/moderation.py)
     handover:AbC12,3,n1 a player of game AbC12 reached another process, which refused it
                         (503, 4002) because node n1 holds the room at epoch 3: if it still does, it
                         closes the room's sockets (4001) and releases the lease, so that every
@@ -35,7 +36,7 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("atout.notify")
 
 CHANNEL = "atout"
-KINDS = ("renamed", "moved", "levels", "handover", "lobby", "online")
+KINDS = ("renamed", "moved", "levels", "handover", "sanctions", "lobby", "online")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Handler = Callable[[list[Any]], Awaitable[None]]  # ids: ints, or game ids for "handover"
 

@@ -32,7 +32,7 @@ from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
-from app.web import api, lobby, ops, ws
+from app.web import api, lobby, moderation, ops, ws
 from app.web.analysis import Analyses
 from app.web.identity import Identities, IdentityMiddleware
 
@@ -170,6 +170,11 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
     notifier.on("renamed", renamed)
     notifier.on("moved", moved)
     notifier.on("levels", levels_changed)
+
+    async def sanctions_changed(ids: list[int]) -> None:
+        await moderation.sanctions_changed(app, ids)
+
+    notifier.on("sanctions", sanctions_changed)
     notifier.on("lobby", lobby_changed)
     notifier.on("online", online)
     pending: set[asyncio.Task[None]] = set()

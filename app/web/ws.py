@@ -27,6 +27,8 @@ from app.rooms import CommandError, OwnedElsewhere, Room, RoomClosed, RoomManage
 from app.rooms.messages import dumps, error, pong
 from app.rooms.room import CLOSE_MOVED as ROOM_CLOSE_MOVED
 from app.settings import Settings
+from app.web import moderation
+from app.web.i18n import negotiate, translate
 from app.web.identity import identity_from_cookie
 from app.web.messages import (
     MAX_FRAME_BYTES,
@@ -96,6 +98,7 @@ class Connection:
         self.identity_id = identity_id
         self.name = name  # the browser's display name when it connected
         self.seats = seats
+        self.language = "en"  # the browser's language, for what the server words itself
         self.auto_play = False  # forced cards played for this connection's seats (D-23)
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._pending = 0
@@ -171,6 +174,10 @@ async def _ask_handover(websocket: WebSocket, elsewhere: OwnedElsewhere) -> None
     await ask_handover(websocket.app, elsewhere)
 
 
+def language_of(websocket: WebSocket) -> str:
+    return negotiate(websocket.cookies.get("atout_lang"), websocket.headers.get("accept-language"))
+
+
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     await websocket.accept()
     await websocket.send_text(dumps(error(code, message)))
@@ -190,6 +197,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if identity is None:
         await _refuse(websocket, "no_identity", "open the game page first", CLOSE_POLICY)
         return
+    refused = await moderation.refusal(websocket.app, game_id, identity.id, (0,))
+    if refused is not None:
+        text = translate(language_of(websocket), f"error.{refused}")
+        await _refuse(websocket, refused, text, moderation.CLOSE_CODES[refused])
+        return
     try:
         joined = await rooms.join(game_id, identity.id, identity.name)
     except OwnedElsewhere as elsewhere:
@@ -208,8 +220,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if joined.role == "full":
         await _refuse(websocket, "table_full", "the table is full", CLOSE_POLICY)
         return
+    if not joined.seats and moderation.is_removed(websocket.app, game_id, identity.id):
+        text = translate(language_of(websocket), "error.removed")
+        await _refuse(websocket, "removed", text, moderation.CLOSE_REMOVED)
+        return
     await websocket.accept()
     conn = Connection(websocket, identity.id, joined.seats, identity.name)
+    conn.language = language_of(websocket)
     writer = asyncio.create_task(conn.run_writer(), name=f"ws-writer-{game_id}")
     room: Room | None = None
     try:
@@ -343,6 +360,9 @@ async def _dispatch(
         conn.auto_play = msg.auto_play
         room.connection_settings(conn, msg.id)
     elif isinstance(msg, ChatMessage):
-        await room.say(conn, msg.kind, msg.text, msg.id)
+        if await moderation.is_muted(conn.websocket.app, conn.identity_id):
+            conn.send_json(error("muted", translate(conn.language, "error.muted"), msg.id))
+        else:
+            await room.say(conn, msg.kind, moderation.mask(conn.websocket.app, msg.text), msg.id)
     elif isinstance(msg, ChatSettingsMessage):
         await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)

@@ -39,7 +39,7 @@ import { renderTrumpBadge } from "./trump.js";
 
 // ----------------------------------------------------------------------------- messages
 
-const FATAL = new Set(["not_found", "table_full", "no_identity"]);
+const FATAL = new Set(["not_found", "table_full", "no_identity", "banned", "room_closed", "removed"]);
 
 function onMessage(msg) {
   switch (msg.type) {
