@@ -80,6 +80,7 @@ class GameSpec:
     spectators: bool | None = None
     settings: dict[str, Any] | None = None  # the table's (model.table_settings)
     public: bool = False  # listed in the lobby (friends games; public.py)
+    names: list[str | None] | None = None  # local games: each seat's player, typed on the form
 
 
 class RoomManager:
@@ -387,9 +388,12 @@ class RoomManager:
             new_seats = [Seat(s.seat, s.kind, s.identity_id, s.level, s.name) for s in seats]
             # a rematch: every seat its own player's again, whoever played it before
         else:
+            typed = spec.names if spec.mode == "local" and spec.names else []
             for s in new_seats:
                 if s.kind == "human" and (s.seat == 0 or spec.mode == "local"):
                     s.identity_id, s.name = identity_id, name
+                    if s.seat < len(typed) and typed[s.seat]:
+                        s.name = typed[s.seat]
         spectators = (
             self.settings.spectators_default if spec.spectators is None else spec.spectators
         )

@@ -48,6 +48,7 @@ FIELD_ERRORS = {
     "seats": "invalid_seats",
     "level": "invalid_seats",
     "name": "invalid_name",
+    "names": "invalid_name",
 }
 
 
@@ -140,6 +141,8 @@ async def create_game(
     if body.name is not None and body.name != identity.name:
         identity = await identities.rename(identity, body.name)
         await rooms.rename(identity.id, body.name)
+    if body.names is not None and body.mode != "local":
+        raise ApiError(400, "invalid_name", "only games on one device name their players")
     if body.clock != "none" and body.mode != "friends":
         raise ApiError(400, "invalid_options", "only games with friends have a clock")
     if body.public and body.mode != "friends":
@@ -158,6 +161,7 @@ async def create_game(
         spectators=body.spectators,
         settings=body.table_settings(),
         public=body.public,
+        names=body.names,
     )
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)

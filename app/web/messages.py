@@ -381,6 +381,16 @@ class CreateGameBody(_Body):
     public: StrictBool = False
     rated: StrictBool = True
 
+    # local games: the players' names by seat (null or missing: the creator's name)
+    names: Annotated[list[str | None], Field(max_length=4)] | None = None
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, value: list[str | None] | None) -> list[str | None] | None:
+        if value is None:
+            return None
+        return [None if n is None or not n.strip() else clean_name(n) for n in value]
+
     def table_settings(self) -> dict[str, Any]:
         return {
             "clock": self.clock,

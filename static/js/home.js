@@ -81,7 +81,19 @@ function setOption(name, value) {
 function onVariantChange() {
   const info = schema[variant()];
   playersField.hidden = info.players.length < 2;
+  // a local game names as many players as it seats
+  for (const label of document.querySelectorAll(".local-name")) label.hidden = Number(label.dataset.seat) >= players();
   renderOptions();
+}
+
+/** The names typed for a local game, by seat (null: the seat keeps the default name). */
+function localNames() {
+  const names = [];
+  for (let seat = 0; seat < players(); seat++) {
+    const input = form.elements[`local_name_${seat}`];
+    names.push(input && input.value.trim() ? input.value.trim() : null);
+  }
+  return names.some(Boolean) ? names : null;
 }
 
 form.addEventListener("change", (e) => {
@@ -103,6 +115,7 @@ form.addEventListener("submit", async (event) => {
   const mode = event.submitter?.dataset.mode || "computer";
   const body = { variant: variant(), players: players(), options: chosenOptions(), mode };
   if (mode === "computer") body.level = form.elements.level.value;
+  if (mode === "local" && localNames()) body.names = localNames();
   if (mode === "friends") {
     body.spectators = form.elements.spectators.checked;
     if (form.elements.public.checked) body.public = true;

@@ -480,3 +480,36 @@ def test_the_level_badge_is_explained_on_tap_and_hover(server, chromium, size) -
     toast.wait_for()
     assert toast.inner_text() == wanted
     context.close()
+
+
+def test_a_local_game_shows_the_names_its_players_typed(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "bela", players=3)
+    page.click("#local-names summary")
+    assert page.locator(".local-name:visible").count() == 3  # as many as the game seats
+    page.fill("#local-name-0", "Ana")
+    page.fill("#local-name-1", "Boris")
+    page.fill("#local-name-2", "  ")  # left empty: the default name
+    page.click("#play-local")
+    page.wait_for_url("**/g/**")
+    wait_ready(page)
+    seats = page.evaluate("window.atoutTable.state.room.seats.map((s) => s.name)")
+    assert seats[:2] == ["Ana", "Boris"]
+    assert seats[2] != "  "
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.seat')].some((s) => s.textContent.includes('Boris'))"
+        " || document.getElementById('pass-screen').textContent.includes('Boris')"
+        " || document.getElementById('pass-screen').textContent.includes('Ana')"
+    )
+    # names are for games on one device only
+    status = page.evaluate(
+        """() => fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+             body: JSON.stringify({ variant: 'classic', mode: 'computer', names: ['X'] }) })
+             .then((r) => r.status)"""
+    )
+    assert status == 400
+    assert [e for e in errors if "status of 400" not in e] == []
+    context.close()
