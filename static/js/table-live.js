@@ -5,7 +5,7 @@
 // (`by`: "stand_in" or "auto").
 import { toast, toastNextPage } from "./common.js";
 import { has, t } from "./i18n.js";
-import { setting, onSettingChange } from "./settings.js";
+import { setting, setSetting, onSettingChange } from "./settings.js";
 import { play as playSound } from "./sound.js";
 import { $, button, openDialog } from "./table-dom.js";
 import { seatName } from "./table-names.js";
@@ -310,9 +310,54 @@ const byBids = new Map();
 export const moves = [];
 const MOVES = new Set(["bid", "card_played", "exchanged", "exchange_declined", "discarded", "declared"]);
 
+// "Play forced cards for me" is on by default (the last trick plays itself, a single legal
+// card goes at once): the first time it plays a card for this browser, a notice says so and
+// offers to turn it off in one tap, so that no card leaves the hand unexplained.
+const AUTO_EXPLAINED = "atout.autoPlayExplained";
+
+function autoExplained() {
+  try {
+    return localStorage.getItem(AUTO_EXPLAINED) === "1";
+  } catch {
+    return true; // storage blocked: nothing to remember the notice by, so none
+  }
+}
+
+function closeAutoNotice(turnOff) {
+  try {
+    localStorage.setItem(AUTO_EXPLAINED, "1");
+  } catch {
+    /* shown again on the next page */
+  }
+  $("auto-notice")?.remove();
+  if (turnOff) {
+    setSetting("autoPlay", false);
+    toast(t("auto.turned_off"));
+  }
+}
+
+function explainAutoPlay() {
+  if ($("auto-notice") || autoExplained() || !setting("autoPlay")) return;
+  const box = document.createElement("div");
+  box.className = "banner live-notice auto-notice";
+  box.id = "auto-notice";
+  box.setAttribute("role", "status");
+  const text = document.createElement("span");
+  text.className = "live-text";
+  text.textContent = t("auto.explain");
+  box.append(
+    text,
+    button(t("auto.turn_off"), () => closeAutoNotice(true), { cls: "btn", name: "auto-off" }),
+    button(t("auto.keep"), () => closeAutoNotice(false), { cls: "btn primary", name: "auto-keep" }),
+  );
+  const banners = document.querySelector(".banners");
+  if (banners) banners.append(box);
+}
+
 /** Learn from an update's events who played what. */
 export function noteBy(events) {
   for (const e of events) {
+    if (e.type === "card_played" && e.by === "auto" && S.held.includes(e.seat)) explainAutoPlay();
     if (MOVES.has(e.type) && moves.length < 2000) moves.push({ type: e.type, seat: e.seat, card: e.card || null, by: e.by || null });
     if (e.type === "deal_started") {
       byPlays.clear();

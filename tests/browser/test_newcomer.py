@@ -513,3 +513,33 @@ def test_a_local_game_shows_the_names_its_players_typed(server, chromium) -> Non
     assert status == 400
     assert [e for e in errors if "status of 400" not in e] == []
     context.close()
+
+
+def test_forced_cards_are_explained_once_with_a_way_off(server, chromium) -> None:
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = errors_of(page)
+    open_home(page, server.base_url)
+    choose_game(page, "classic")
+    start(page, "computer")
+    notice = page.locator("#auto-notice")
+    # play until the server plays a card for the player (forced cards are on by default)
+    for _ in range(600):
+        if notice.count():
+            break
+        state = wait_state(page)
+        if state == "match":
+            break
+        take_turn(page, state)
+    notice.wait_for(state="visible")
+    assert notice.inner_text().startswith(catalog("en")["auto.explain"])
+    notice.locator("[data-action=auto-off]").click()
+    assert notice.count() == 0
+    assert page.evaluate("localStorage.getItem('atout.autoPlay')") == "0"
+    assert page.locator("#toast").inner_text() == catalog("en")["auto.turned_off"]
+    # said once: the next forced card is the player's own to play, with no notice
+    page.reload()
+    wait_ready(page)
+    assert page.locator("#auto-notice").count() == 0
+    assert errors == []
+    context.close()
