@@ -1,6 +1,6 @@
-"""``atout bench failover``: kill the process that owns a room, again and again.
+"""``atout bench failover``: kill (and freeze) the process that owns a room, again and again.
 
-    atout bench failover --kills 100 --database-url postgresql+asyncpg://...
+    atout bench failover --kills 100 --freezes 20 --database-url postgresql+asyncpg://...
 
 Three ``atout serve`` processes on the PostgreSQL database, HAProxy in front
 (deploy/haproxy.cfg, app/bench/cluster.py), and one friends table of four browsers playing
@@ -13,6 +13,14 @@ again. At the end it reads the game back from the database and reports:
 * forks: a gap or a repeat in the actions' numbering, a record that does not replay, a
   client that saw two different moves at one version (must be 0);
 * recovery: from the SIGKILL to the first move acknowledged after it (p50, p99, max).
+
+With ``--freezes N`` it then freezes the owner N times instead of killing it, half of them at a
+random moment (SIGSTOP) and half inside a transaction, its lease row locked (the test hook
+``ATOUT_TEST_HOOKS=1``: the next room write stops itself with SIGSTOP, app/persistence/
+freeze.py), keeps it frozen until the table is served again by another process, then wakes it
+(SIGCONT). It reports the time from the freeze to the first move acknowledged after it, and how
+many of the freezes were served again within ``ATOUT_LEASE_SECONDS`` + 2 s (the promise of
+docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -44,6 +52,12 @@ def add_bench(bench: SubParsers) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     p.add_argument("--kills", type=int, default=100, help="SIGKILLs (default 100)")
+    p.add_argument(
+        "--freezes",
+        type=int,
+        default=0,
+        help="SIGSTOPs of the owner after the kills, half inside a transaction (default 0)",
+    )
     p.add_argument("--nodes", type=int, default=3, help="atout serve processes (default 3)")
     p.add_argument("--lease-seconds", type=float, default=5.0, help="ATOUT_LEASE_SECONDS")
     p.add_argument("--variant", default="coinche", help="variant of the table (default coinche)")
@@ -56,8 +70,11 @@ def add_bench(bench: SubParsers) -> None:
 def cmd_bench_failover(args: argparse.Namespace) -> int:
     from app.persistence.db import is_sqlite
 
-    if is_sqlite(args.database_url) or args.kills < 1:
-        print("atout: bench failover needs PostgreSQL and --kills >= 1", file=sys.stderr)
+    if is_sqlite(args.database_url) or args.kills < 1 or args.freezes < 0:
+        print(
+            "atout: bench failover needs PostgreSQL, --kills >= 1 and --freezes >= 0",
+            file=sys.stderr,
+        )
         return 2
     try:
         results = asyncio.run(run(args))
@@ -68,7 +85,9 @@ def cmd_bench_failover(args: argparse.Namespace) -> int:
         print(json.dumps(results, indent=2))
     else:
         print_results(results)
-    return 0 if results["lost"] == 0 and results["forks"] == 0 else 1
+    frozen = results["freezes"]
+    late = frozen["count"] - frozen["served_within_lease_plus_2s"]
+    return 0 if results["lost"] == 0 and results["forks"] == 0 and late == 0 else 1
 
 
 # ----------------------------------------------------------------------------- clients
@@ -90,12 +109,15 @@ class Client:
     seats: list[int] = field(default_factory=list)
     seen: dict[int, str] = field(default_factory=dict)  # version -> the event it brought
 
-    async def connect(self, game_id: str, within: float) -> None:
+    async def connect(self, game_id: str, within: float, open_timeout: float = 5.0) -> None:
         import websockets
 
         if self.ws is not None:
-            with contextlib.suppress(Exception):  # the old socket is gone anyway
-                await asyncio.wait_for(self.ws.close(), 0.3)
+            old, self.ws = self.ws, None
+            # the old socket is gone anyway: drop it without a closing handshake, which a
+            # frozen peer would never answer
+            with contextlib.suppress(Exception):
+                old.transport.abort()
         deadline = time.monotonic() + within
         delay = 0.05
         while True:
@@ -104,7 +126,7 @@ class Client:
                     f"{self.base.replace('http', 'ws', 1)}/ws/{game_id}",
                     additional_headers={"Cookie": f"atout_id={self.cookie}"},
                     max_size=2**22,
-                    open_timeout=5,
+                    open_timeout=open_timeout,
                     ping_interval=None,
                 )
                 self.ws = ws
@@ -163,10 +185,10 @@ class Table:
     acked: dict[str, int] = field(default_factory=dict)
     ids: int = 0
 
-    async def connect(self, within: float) -> None:
+    async def connect(self, within: float, open_timeout: float = 5.0) -> None:
         deadline = time.monotonic() + within
         for client in self.clients:
-            await client.connect(self.game_id, max(0.5, deadline - time.monotonic()))
+            await client.connect(self.game_id, max(0.5, deadline - time.monotonic()), open_timeout)
         top = max(c.version for c in self.clients)
         for client in self.clients:
             await client.until(top)
@@ -203,7 +225,23 @@ class Table:
                     await client.until(int(msg["version"]))
                 return int(msg["version"])
             if msg["type"] == "error" and msg.get("id") == msg_id:
+                # refused (paused while a player reconnects, stale): try again a little later,
+                # never in a tight loop that the server's rate limit would close
+                await asyncio.sleep(0.05)
                 return None
+
+
+async def step(table: Table) -> int | None:
+    """``table.move()``, reconnecting when a socket was closed meanwhile: a room that moved
+    back to a process that woke up or restarted closes its sockets with 4001 (a handover),
+    and the clients reconnect through the proxy, as browsers do."""
+    import websockets
+
+    try:
+        return await table.move()
+    except (Closed, websockets.exceptions.ConnectionClosed):
+        await table.connect(60, open_timeout=1.0)
+        return None
 
 
 async def new_table(base: str, variant: str, rng: random.Random) -> Table:
@@ -291,6 +329,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         args.database_url,
         args.nodes,
         env={
+            "ATOUT_TEST_HOOKS": "1" if args.freezes else "0",
             "ATOUT_LEASE_SECONDS": str(args.lease_seconds),
             "ATOUT_LOG_LEVEL": "WARNING",
             "ATOUT_NEXT_DEAL_SECONDS": "30",
@@ -299,6 +338,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         },
     )
     recoveries: list[float] = []
+    freezes: list[tuple[float, bool]] = []  # (freeze to next acknowledged move, in a transaction)
     forks_seen = 0
     tables: list[Table] = []
     started = time.monotonic()
@@ -311,7 +351,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for _ in range(rng.randint(1, 5)):
                 if table.phase() == "match_over":
                     break
-                await table.move()
+                await step(table)
             if table.phase() == "match_over":
                 table = await new_table(cluster.base_url, args.variant, rng)
                 tables.append(table)
@@ -323,7 +363,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             killed = time.monotonic()
             try:
                 await table.connect(30)
-                while await table.move() is None:
+                while await step(table) is None:
                     if table.phase() == "match_over":
                         break
             except ForkSeen:
@@ -331,6 +371,45 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await table.connect(30)
             recoveries.append(time.monotonic() - killed)
             await asyncio.to_thread(node.start)
+        for i in range(args.freezes):
+            for _ in range(rng.randint(1, 5)):
+                if table.phase() == "match_over":
+                    break
+                await step(table)
+            if table.phase() == "match_over":
+                table = await new_table(cluster.base_url, args.variant, rng)
+                tables.append(table)
+            owner = await owner_of(args.database_url, table.game_id)
+            node = cluster.node_of(owner)
+            in_transaction = i % 2 == 1
+            if in_transaction:
+                # a player to act, so that the next room write is this move's
+                while not any(c.my_turn() for c in table.clients):
+                    await step(table)
+                node.freeze_in_write()
+                await table.move(in_flight=True)  # its write stops, the row locked
+                frozen_at = time.monotonic()
+                while not node.stopped():
+                    await asyncio.sleep(0.005)
+                    if time.monotonic() - frozen_at > 10:
+                        raise ClusterError("the owner never reached the freeze point")
+            else:
+                await asyncio.sleep(rng.random() * args.lease_seconds)
+                node.freeze()
+                frozen_at = time.monotonic()
+            try:
+                async with asyncio.timeout(120):  # a round that never recovers is a failure
+                    await table.connect(60, open_timeout=1.0)
+                    while await step(table) is None:
+                        if table.phase() == "match_over":
+                            break
+            except ForkSeen:
+                forks_seen += 1
+                await table.connect(60, open_timeout=1.0)
+            finally:
+                served = time.monotonic() - frozen_at
+                node.thaw()
+            freezes.append((served, in_transaction))
         lost = forks = actions = 0
         for t in tables:
             one = await check(args.database_url, t)
@@ -339,7 +418,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.to_thread(cluster.stop)
         shutil.rmtree(workdir, ignore_errors=True)
     recoveries.sort()
+    bound = args.lease_seconds + 2.0
+    frozen = sorted(t for t, _ in freezes)
     return {
+        "freezes": {
+            "count": len(freezes),
+            "in_transaction": sum(1 for _, inside in freezes if inside),
+            "served_within_lease_plus_2s": sum(1 for t in frozen if t <= bound),
+            "bound_s": bound,
+            "p50": round(statistics.median(frozen), 3) if frozen else None,
+            "max": round(frozen[-1], 3) if frozen else None,
+            "max_in_transaction": round(max((t for t, i in freezes if i), default=0.0), 3),
+        },
         "kills": args.kills,
         "nodes": args.nodes,
         "lease_seconds": args.lease_seconds,
@@ -373,3 +463,11 @@ def print_results(r: dict[str, Any]) -> None:
     print(
         f"recovery (kill to next acknowledged move): p50 {rec['p50']} s, p99 {rec['p99']} s, max {rec['max']} s"
     )
+    f = r["freezes"]
+    if f["count"]:
+        print(
+            f"{f['count']} freezes ({f['in_transaction']} inside a transaction): served again "
+            f"within lease + 2 s ({f['bound_s']} s) in {f['served_within_lease_plus_2s']} of "
+            f"{f['count']}; freeze to next acknowledged move p50 {f['p50']} s, max {f['max']} s "
+            f"(inside a transaction: max {f['max_in_transaction']} s)"
+        )

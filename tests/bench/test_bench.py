@@ -97,3 +97,17 @@ def test_python_m_app_bench_tune_still_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("duel-8 suit: n=20 ")
+
+
+def test_bench_failover_refuses_sqlite_and_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """``atout bench failover`` needs PostgreSQL; its kill and freeze counts are checked before
+    anything starts (tests/scale runs the same kills and freezes for real)."""
+    sqlite = "sqlite+aiosqlite:///unused.db"
+    postgresql = "postgresql+asyncpg://nobody@127.0.0.1:1/none"
+    for argv in (
+        ["--database-url", sqlite],
+        ["--database-url", postgresql, "--kills", "0"],
+        ["--database-url", postgresql, "--freezes", "-1"],
+    ):
+        assert cli.main(["bench", "failover", *argv]) == 2
+        assert "needs PostgreSQL, --kills >= 1 and --freezes >= 0" in capsys.readouterr().err
