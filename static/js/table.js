@@ -31,7 +31,7 @@ import { about, comboText, points, seatName, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { renderBoardLink } from "./table-board.js";
 import { clearPending, send, useConnection } from "./table-send.js";
-import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, view } from "./table-state.js";
+import { S, actorSeat, applyRoom, applyState, applyStatus, applyUpdate, bottomSeat, legal, roomSeat, view } from "./table-state.js";
 import { renderCentre, collectTrick } from "./table-trick.js";
 import { U, promptKey } from "./table-ui.js";
 import { renderPassScreen, renderWaiting } from "./table-waiting.js";
@@ -180,6 +180,14 @@ function renderTurn() {
   focusTurn(turn);
 }
 
+/** A move the computer made because its player's clock ran out: the stand-in played for a
+ * seat that it does not hold (a seat away or left has its badge and says so itself). */
+function timedOut(e) {
+  if (e.by !== "stand_in") return false;
+  const seat = roomSeat(e.seat);
+  return Boolean(seat) && !seat.stand_in;
+}
+
 // The final trick of a deal stays on the table this long before the deal's summary opens.
 const FINAL_TRICK_MS = 1500;
 let finalTimer = null;
@@ -195,6 +203,11 @@ function handleEvents(events) {
       case "card_played":
         announce(about("log.played", seatWho(e.seat), { card: cardName(e.card) }) + byWords(e.by || playedBy(e.seat, e.card)));
         playSound("card");
+        // the card is public once played: the player and the table are told what the clock did
+        if (timedOut(e)) toast(about("timeout.card", seatWho(e.seat), { card: cardName(e.card) }));
+        break;
+      case "bid":
+        if (timedOut(e)) toast(about("timeout.bid", seatWho(e.seat)));
         break;
       case "trick_won":
         playSound("trick");

@@ -543,3 +543,54 @@ def test_forced_cards_are_explained_once_with_a_way_off(server, chromium) -> Non
     assert page.locator("#auto-notice").count() == 0
     assert errors == []
     context.close()
+
+
+# Every text the page's toast shows, in order (a toast lasts a moment only).
+RECORD_TOASTS = """
+window.__toasts = [];
+new MutationObserver(() => {
+  const el = document.getElementById('toast');
+  if (el && el.textContent && window.__toasts[window.__toasts.length - 1] !== el.textContent) {
+    window.__toasts.push(el.textContent);
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_a_timeout_says_what_the_computer_did(live_server, chromium) -> None:
+    server = live_server({"ATOUT_CLOCK_SECONDS": "2"})
+    host_ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    host_ctx.add_init_script(RECORD_TOASTS)
+    host = host_ctx.new_page()
+    open_home(host, server.base_url)
+    game = host.evaluate(
+        """() => fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ variant: 'classic', mode: 'friends', clock: 15, seats: [
+            { kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }, { kind: 'bot' }] }) })
+          .then(r => r.json())"""
+    )
+    url = game["url"] if game["url"].startswith("http") else server.url(game["url"])
+    host.goto(url)
+    wait_ready(host)
+    watcher_ctx = chromium.new_context(viewport={"width": 1366, "height": 768})
+    watcher_ctx.add_init_script(RECORD_TOASTS)
+    watcher = watcher_ctx.new_page()
+    watcher.goto(url)
+    wait_ready(watcher)
+    en = catalog("en")
+    name = host.evaluate("window.atoutTable.state.room.seats[0].name") or "Player 1"
+
+    def pattern(*keys: str) -> str:
+        texts = [re.escape(en[k]).replace(re.escape("{name}"), re.escape(name)) for k in keys]
+        return "^(" + "|".join(t.replace(re.escape("{card}"), ".+") for t in texts) + ")$"
+
+    # the host does nothing: the clock runs out on his decision, the computer makes it
+    mine = pattern("timeout.bid.you", "timeout.card.you")
+    theirs = pattern("timeout.bid.player", "timeout.card.player")
+    seen = "(p) => window.__toasts.some((t) => new RegExp(p).test(t))"
+    host.wait_for_function(seen, arg=mine, timeout=30_000)
+    # the table is told too, in the third person
+    watcher.wait_for_function(seen, arg=theirs, timeout=30_000)
+    assert not watcher.evaluate(seen, mine)
+    host_ctx.close()
+    watcher_ctx.close()
