@@ -32,6 +32,7 @@ the variant wants it announced by hand.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .actions import PLAYS, PLAYS_BELOTE, Play
@@ -46,7 +47,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .game import _belote_first, legal_play_mask
-from .play import ALL_TRUMP, NO_TRUMP, legal_mask
+from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask
 from .state import Contract, Event, Phase, State
 from .variants import get_rules
 from .variants.base import DENOM_TRUMP, Rules
@@ -94,31 +95,44 @@ def _excluded(
 ) -> list[int]:
     """Per seat, the cards its play shows it did not hold (RULES.md §0.6): card ``c`` is
     ruled out for a seat that played ``p`` when ``p`` would be illegal from the hand
-    ``{p, c}``. Only cards of the led suit and trumps can change what is legal."""
+    ``{p, c}``. The claimer's own plays teach nothing and are skipped."""
     n = rules.players
     out = [0] * n
-    trump = contract.trump
     flags = rules.flags(contract)
     for _leader, plays in tricks:
-        before: list[int] = []
-        winner_index = 0
-        for i, (s, p) in enumerate(plays):
-            if s != seat and before:
-                led = before[0] >> 3
-                cands = SUIT_MASK[led] | (SUIT_MASK[trump] if trump < 4 else 0)
-                cands &= ~(1 << p) & ~out[s]
-                partner = n == 4 and plays[winner_index][0] == (s + 2) % 4
-                bit_p = 1 << p
-                m = cands
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if not legal_mask(bit_p | low, before, trump, partner, flags) & bit_p:
-                        out[s] |= low
-            before.append(p)
-            if i and _beats_in(p, plays[winner_index][1], trump):
-                winner_index = i
+        for s, m in enumerate(_trick_excluded(flags, contract.trump, n, tuple(plays))):
+            if s != seat:
+                out[s] |= m
     return out
+
+
+@lru_cache(maxsize=4096)
+def _trick_excluded(
+    flags: PlayFlags, trump: int, n: int, plays: tuple[tuple[int, int], ...]
+) -> tuple[int, ...]:
+    """What one trick's plays rule out, per seat (``_excluded``); a trick is read by every
+    claim check of the rest of its deal, so each is worked out once. Only cards of the led
+    suit and trumps can change what is legal."""
+    out = [0] * n
+    before: list[int] = []
+    winner_index = 0
+    for i, (s, p) in enumerate(plays):
+        if before:
+            led = before[0] >> 3
+            cands = SUIT_MASK[led] | (SUIT_MASK[trump] if trump < 4 else 0)
+            cands &= ~(1 << p)
+            partner = n == 4 and plays[winner_index][0] == (s + 2) % 4
+            bit_p = 1 << p
+            m = cands
+            while m:
+                low = m & -m
+                m ^= low
+                if not legal_mask(bit_p | low, before, trump, partner, flags) & bit_p:
+                    out[s] |= low
+        before.append(p)
+        if i and _beats_in(p, plays[winner_index][1], trump):
+            winner_index = i
+    return tuple(out)
 
 
 def _beats_in(card: int, top: int, trump: int) -> bool:
