@@ -199,7 +199,7 @@ def seat_fields(
 ) -> dict[str, Any]:
     """The fields a seat's view adds to the common one: ``seat``, its ``hand``, its ``legal``
     actions (on its turn; else what it may do out of turn, ``out_of_turn_actions``: the bela-2p
-    seven exchange while the leader thinks), ``can_claim`` (it may claim every remaining trick
+    seven exchange while the leader thinks; nothing while a claim is played out), ``can_claim`` (it may claim every remaining trick
     now, RULES.md §15: ``claims.can_claim``), and ``discard`` (always present, so that a seat view's fields are the same all
     game long: the bela-3p taker's own discards, else None).
 
@@ -224,7 +224,9 @@ def seat_fields(
         "seat": seat,
         "hand": format_mask(state.hands[seat]),
         "legal": (
-            [action_to_json(a) for a in legal_actions(state)]
+            []  # a claim is being played out: the server plays every card (RULES.md §15)
+            if state.claimer >= 0
+            else [action_to_json(a) for a in legal_actions(state)]
             if to_act == seat
             else [action_to_json(a) for a in out_of_turn_actions(state, seat)]
         ),

@@ -8,7 +8,9 @@ seat has had the right to see so far in the current deal:
 * its own hand (and, in duel, every face-up card of both layouts), at any time of the deal;
 * the cards played, the turn-up / proposal card (and the bela seven that replaced it);
 * its own discards (bela 3p taker);
-* the declared cards once ``declarations_shown`` made them public.
+* the declared cards once ``declarations_shown`` made them public;
+* a claimer's remaining cards once his claim is made (RULES.md §15: the first action of the deal
+  marked ``"by": "claim"`` is his lead; his hand then is shown to everyone).
 
 Then every card named anywhere in a message — any string that is exactly a card, or a card
 token inside free text such as an error message — must be in that set. Deal results (``results``
@@ -46,6 +48,7 @@ class Truth:
     deal_of: dict[int, int] = field(default_factory=dict)  # version -> deal number
     shown: dict[int, int] = field(default_factory=dict)  # version -> declared cards made public
     announced: dict[int, int] = field(default_factory=dict)  # deal -> every announced card
+    claimed: dict[int, int] = field(default_factory=dict)  # version -> a claimer's cards shown
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Truth:
@@ -68,9 +71,12 @@ class Truth:
                 state, _ = start_deal(state, deck=deck)
                 assert state.dealer == deal["dealer"]
             version += 1
-            shown = 0
+            shown = claimed = 0
             truth.states[version], truth.deal_of[version], truth.shown[version] = state, number, 0
             for data in deal["actions"]:
+                if data.get("by") == "claim" and not claimed:
+                    claimed = state.hands[data["seat"]]  # shown with the claim, before its lead
+                data = {k: v for k, v in data.items() if k != "by"}
                 state, events = apply(state, action_from_json(dict(data)), data["seat"])
                 for e in events:
                     if e.type == "declarations_shown":
@@ -80,6 +86,7 @@ class Truth:
                 version += 1
                 truth.states[version], truth.deal_of[version] = state, number
                 truth.shown[version] = shown
+                truth.claimed[version] = claimed
             announced = 0
             for combos in state.announced:
                 for combo in combos:
@@ -103,7 +110,7 @@ class Truth:
 
     def _seen_at(self, version: int, seats: tuple[int, ...]) -> int:
         state = self.states[version]
-        seen = self.shown[version]
+        seen = self.shown[version] | self.claimed.get(version, 0)
         for _seat, card in state.trick:
             seen |= 1 << card
         for trick in state.tricks:
