@@ -299,3 +299,20 @@ async def test_a_restart_in_the_middle_of_a_play_out_goes_on_from_the_record(
     await manager.evict(again)
     third = await manager.get(room.game_id)
     assert third is not None and dump(third.state, by=third.by) == record
+
+
+async def test_a_stand_in_claims_for_the_seat_it_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in of an away seat that may claim claims (RULES.md §15: a stand-in claims
+    like a player); its claim and the whole play-out are marked "claim"."""
+    room, listener = await local_room("bela", 3, seed=6)
+    seat = await play_to_a_claim(room, listener, random.Random(2))
+    monkeypatch.setattr(room.live, "active", lambda s: s == seat)
+    deal = len(room.state.logs)
+    start = len(room.state.actions)
+    room.bots.schedule()
+    await wait_for(lambda: room.state.phase is not Phase.PLAY)
+    record = dump(room.state, by=room.by)
+    actions = record["deals"][deal]["actions"][start:]
+    assert actions[0]["seat"] == seat
+    assert {a.get("by") for a in actions} == {"claim"}
+    claim_plays_follow_section_15(record, deal)
