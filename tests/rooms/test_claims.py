@@ -187,7 +187,7 @@ async def test_actions_are_refused_while_a_claim_is_played_out() -> None:
     assert listener.new()[0]["code"] == "claimed"
     view = seat_view(room.state, to_act)
     assert view["claim"] == {"seat": seat, "cards": format_mask(room.state.hands[seat])}
-    assert not view["can_claim"]
+    assert not view["can_claim"] and view["legal"] == []  # the server plays every card
 
 
 async def test_bots_claim_whenever_they_may() -> None:
