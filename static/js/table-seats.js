@@ -82,10 +82,6 @@ export function renderSeats() {
       seatEl.append(strip);
     }
   }
-  if (v.claim) {
-    const plate = box.querySelector(`.seat[data-seat="${v.claim.seat}"] .seat-chips`);
-    if (plate) plate.insertAdjacentHTML("afterbegin", `<span class="chip claim">${escapeHTML(t("claim.chip"))}</span>`);
-  }
 }
 
 /** The player's level (docs/players.md) next to the name: human seats whose browser is known.
