@@ -3,7 +3,9 @@ the seat's view proves the claim, one tap claims, and the server plays the deal 
 
 from __future__ import annotations
 
+import json
 import os
+import random
 
 import pytest
 
@@ -59,5 +61,63 @@ def test_a_player_claims_with_the_button_and_the_deal_finishes(server, chromium)
     # every card of the play-out came marked "claim" (the trick's slots and the log say so)
     marks = page.evaluate("window.atoutTable.moves.filter(m => m.by === 'claim').length")
     assert marks >= 4 and marks % 4 == 0, marks
+    assert errors == []
+    context.close()
+
+
+def claimed_record() -> tuple[dict, list[int]]:
+    """A classic deal (seeded random cards) played until the seat to lead may claim, then
+    played out by RULES.md §15 with every card marked "claim": the record, and the indices of
+    its claim actions."""
+    from app.engine import Phase, apply, legal_actions, new_match
+    from app.engine.claims import can_claim, claim, claim_action
+    from app.engine.record import dump
+
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = new_match("classic", seed=seed)
+        while state.phase is not Phase.DEAL_OVER and not (
+            state.phase is Phase.PLAY
+            and not state.trick
+            and len(state.tricks) < 7
+            and can_claim(state, state.to_act)
+        ):
+            state, _ = apply(state, rng.choice(legal_actions(state)))
+        if state.phase is Phase.DEAL_OVER:
+            continue
+        start = len(state.actions)
+        state, _ = claim(state, state.to_act)
+        while state.phase is Phase.PLAY:
+            state, _ = apply(state, claim_action(state))
+        indices = list(range(start, len(state.logs[-1].actions)))
+        return dump(state, by={(0, i): "claim" for i in indices}), indices
+    raise AssertionError("no claim with two tricks to go in 100 deals")
+
+
+def test_the_replay_marks_the_cards_played_out_after_a_claim(server, chromium, tmp_path) -> None:
+    record, indices = claimed_record()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    context = chromium.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.base_url + "/replay")
+    page.set_input_files("#import-file", str(path))
+    page.click("#import-submit")
+    page.wait_for_selector("#replay-app[data-state=ready]")
+    tags: list[list[str]] = []
+    for _ in range(indices[-1] + 1):
+        page.click("#viewer [data-action=forward]")
+        tags.append(
+            page.locator("#viewer-says .by-tag").evaluate_all("els => els.map(e => e.dataset.by)")
+        )
+    # step n shows action n - 1: every claimed card is tagged "claim", and nothing before
+    assert all(tags[i] == ["claim"] for i in indices), tags
+    assert all(t == [] for i, t in enumerate(tags) if i not in indices), tags
+    trick = page.locator("#viewer-table .v-trick .slot .by-tag").evaluate_all(
+        "els => els.map(e => e.dataset.by)"
+    )
+    assert trick and set(trick) == {"claim"}
     assert errors == []
     context.close()
