@@ -5,7 +5,9 @@ spectators, renames; and the checks the rest of the server calls.
   ``ban``), read from the database and cached for ``TTL`` seconds. A change made here drops
   the entry at once and tells the other processes (notify.py ``sanctions``), which drop theirs
   and close a banned identity's sockets: bans apply across processes.
-* ``is_banned_from_public(app, identity_id)``: for public tables, quick play and tournaments.
+* ``is_banned_from_public(app, identity_id)``: for public tables, quick play and tournaments;
+  ``may_sit_together(app, identity_id, others)`` / ``blocked_pairs``: the players' blocks,
+  which quick play respects.
 * ``BanMiddleware``: a banned browser gets 403 on every page and API call (the page says so in
   its language) and its sockets are refused; a player banned while at a table is sent the
   ``banned`` error (the table shows it) and disconnected.
@@ -85,6 +87,17 @@ async def is_banned_from_public(app: Any, identity_id: int) -> bool:
     """For public tables, quick play and tournaments: banned from them, or from everything."""
     kinds = await sanctions_of(app).of(identity_id)
     return "public" in kinds or "ban" in kinds
+
+
+async def blocked_pairs(app: Any, identity_ids: list[int]) -> set[tuple[int, int]]:
+    """The (blocker, blocked) pairs among ``identity_ids``: quick play seats no such pair at
+    one public table."""
+    return await read(app.state.sessionmaker, lambda s: store.blocked_pairs(s, identity_ids))
+
+
+async def may_sit_together(app: Any, identity_id: int, others: list[int]) -> bool:
+    """False when ``identity_id`` blocked one of ``others`` or one of them blocked it."""
+    return not await blocked_pairs(app, [identity_id, *others])
 
 
 async def is_muted(app: Any, identity_id: int) -> bool:
@@ -330,4 +343,7 @@ def _request(scope: Scope, receive: Receive) -> Any:
 
 
 def install(app: FastAPI) -> None:
+    from app.web import reports
+
+    reports.install(app)  # POST /api/games/{id}/reports and /blocks
     app.add_middleware(BanMiddleware)
