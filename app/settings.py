@@ -123,6 +123,17 @@ class Settings(BaseSettings):
         ge=1,
         description="Public tables one browser may create in an hour (quick play included).",
     )
+    vapid_contact: str = Field(
+        default="",
+        description="Web Push: the contact the push services are given with every notification "
+        "(the VAPID 'sub' claim): mailto:you@example.org or an https URL. Empty: the server's "
+        "public_base_url.",
+    )
+    push_insecure_endpoints: bool = Field(
+        default=False,
+        description="Tests only: accept push subscriptions whose endpoint is http:// or on a "
+        "private address (a fake push service on 127.0.0.1).",
+    )
     clock_seconds: float | None = Field(
         default=None,
         gt=0,

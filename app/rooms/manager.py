@@ -304,6 +304,8 @@ class RoomManager:
         await room.after_load()
         self.rooms[game_id] = room
         self.loads += 1
+        if self.services.push is not None:  # what its seats were (app/web/push.py)
+            self.services.push.seen(room)
         log.info(
             "room restored",
             extra=game_fields(
@@ -460,6 +462,8 @@ class RoomManager:
             self.rooms[game_id] = room
             room.live.rearm()
             room.public_table.arm()
+            if self.services.push is not None:  # what its seats were (app/web/push.py)
+                self.services.push.seen(room)
         if public and self.services.lobby is not None:
             self.services.lobby.changed([game_id])
         log.info(

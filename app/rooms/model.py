@@ -158,6 +158,8 @@ class RoomServices:
     board_reader: Callable[[str, int], Awaitable[bool]] | None = None
     # the lobby (lobby.py): told when a room's seats may have changed
     lobby: Any = None
+    # Web Push (app/web/push.py): told of every version and every room change
+    push: Any = None
 
     def url(self, game_id: str) -> str:
         return f"{self.settings.public_base_url}/g/{game_id}"

@@ -109,6 +109,9 @@ class Publisher:
         lobby = room.services.lobby
         if lobby is not None:  # the seats may have changed: the lobby reads them (lobby.py)
             lobby.room_changed(room)
+        push = getattr(room.services, "push", None)
+        if push is not None:  # a table starting, a guest seated (app/web/push.py)
+            push.room_changed(room)
 
     # ------------------------------------------------------------------ versions
 
@@ -181,6 +184,9 @@ class Publisher:
         self.history.append(step)
         for listener in list(room.listeners):
             listener.send(texts[seats_key(listener.seats)])
+        push = getattr(room.services, "push", None)  # None: a room built without services
+        if push is not None:  # the turn of a player whose page is hidden (app/web/push.py)
+            push.published(room)
         return step
 
     def resume(self, listener: Listener, version: int) -> None:

@@ -202,10 +202,13 @@ class LeaveMessage(_Strict):
 
 @incoming
 class SettingsMessage(_Strict):
-    """This connection's own settings: ``auto_play``, forced cards played for me (D-23)."""
+    """This connection's own settings: ``auto_play``, forced cards played for me (D-23), and
+    ``hidden``, whether the page is hidden now (a push notification tells its player of his
+    turn while it is: app/web/push.py)."""
 
     type: Literal["settings"]
     auto_play: StrictBool
+    hidden: StrictBool | None = None
     id: ClientId | None = None
 
 

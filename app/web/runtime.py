@@ -32,7 +32,7 @@ from app.persistence.writer import CommitQueue
 from app.players.awards import Awards, LevelCache
 from app.rooms import RoomManager
 from app.settings import Settings
-from app.web import api, lobby, moderation, ops, ws
+from app.web import api, lobby, moderation, ops, push, ws
 from app.web.analysis import Analyses
 from app.web.identity import Identities, IdentityMiddleware
 
@@ -47,6 +47,7 @@ def install(app: FastAPI) -> None:
     api.install(app)
     ops.install(app)  # /metrics, /api/stats
     app.include_router(lobby.router)  # /ws/lobby before /ws/{game_id}
+    app.include_router(push.router)  # Web Push subscriptions (app/web/push.py)
     app.include_router(ws.router)
 
 
@@ -96,6 +97,12 @@ async def start(app: FastAPI) -> None:
         app.state.notifier = await _start_notifier(app, rooms)
         app.state.lobby.notifier = app.state.notifier
     await app.state.lobby.start()
+    app.state.push = push.make_push(app)  # the VAPID keys: made at the first start
+    try:
+        await app.state.push.start()
+        rooms.services.push = app.state.push
+    except Exception:  # a database not migrated yet: no notifications, the server runs
+        log.warning("could not read the push keys", exc_info=True)
     if settings.test_hooks:  # tests only: a signal freezes the process inside a room write
         from app.persistence import freeze
 
@@ -198,6 +205,9 @@ async def stop(app: FastAPI) -> None:
     the_lobby = getattr(app.state, "lobby", None)
     if the_lobby is not None:
         await the_lobby.stop()
+    the_push = getattr(app.state, "push", None)
+    if the_push is not None:
+        await the_push.stop()
     notifier: Notifier | None = getattr(app.state, "notifier", None)
     if notifier is not None:
         await notifier.stop()

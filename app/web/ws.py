@@ -100,6 +100,8 @@ class Connection:
         self.seats = seats
         self.language = "en"  # the browser's language, for what the server words itself
         self.auto_play = False  # forced cards played for this connection's seats (D-23)
+        self.hidden = False  # the page is hidden (settings message; app/web/push.py)
+        self.turn_pushed = False  # a "your turn" push went out since it was hidden
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._pending = 0
         self._close: tuple[int, str] | None = None
@@ -358,6 +360,10 @@ async def _dispatch(
         await room.leave_table(conn, msg.id)
     elif isinstance(msg, SettingsMessage):
         conn.auto_play = msg.auto_play
+        if msg.hidden is not None:
+            conn.hidden = msg.hidden
+            if not msg.hidden:
+                conn.turn_pushed = False
         room.connection_settings(conn, msg.id)
     elif isinstance(msg, ChatMessage):
         if await moderation.is_muted(conn.websocket.app, conn.identity_id):

@@ -6,6 +6,7 @@
 //   stored copy is used only when the network fails.
 // - everything else (/api/, the sockets, the manifest, records...) is left to the browser:
 //   never answered from, nor written to, the cache.
+// A push (app/web/push.py) shows its title and line, and a click opens its table.
 /* global VERSION, SHELL */
 const CACHE = `atout-shell-${VERSION}`;
 
@@ -61,4 +62,33 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(shell(request));
   }
   // anything else: not handled here, so never cached
+});
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Atout", {
+      body: data.body || "",
+      tag: data.tag,
+      icon: "/static/icons/icon-192.png",
+      badge: "/static/icons/icon-192.png",
+      data: { url: data.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((w) => w.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    }),
+  );
 });

@@ -20,8 +20,11 @@ const TICK_MS = 200;
 
 /** Tell the server this connection's settings: on every connect, and when one changes. */
 export function sendSettings() {
-  send({ type: "settings", auto_play: setting("autoPlay") });
+  // hidden: while the page is hidden, the server may send a "your turn" notification (push.js)
+  send({ type: "settings", auto_play: setting("autoPlay"), hidden: document.visibilityState === "hidden" });
 }
+
+document.addEventListener("visibilitychange", sendSettings);
 
 onSettingChange((name) => {
   if (name === "autoPlay") sendSettings();

@@ -72,3 +72,30 @@ def test_the_app_installs_works_offline_and_never_caches_the_game(server, chromi
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_notifications_switch_on_the_profile_and_at_the_table(server, chromium) -> None:
+    """The switch is on the profile page and in the table's settings. Chromium has no push
+    service in a private window (a Playwright context): turning it on says so and leaves it
+    off; tests/web/test_push.py sends real pushes to a fake push service."""
+    context = chromium.new_context(viewport={"width": 1100, "height": 800})
+    context.grant_permissions(["notifications"])
+    page = context.new_page()
+    try:
+        page.goto(server.base_url + "/profile")
+        switch = page.locator("#profile-push")
+        switch.wait_for()
+        assert not switch.is_checked() and switch.is_enabled()
+        switch.click()
+        page.wait_for_function(
+            "() => document.getElementById('toast').textContent.includes('Notifications')"
+        )
+        assert not switch.is_checked()
+        open_home(page, server.base_url)
+        choose_game(page, "classic")
+        start(page, "computer")
+        page.click("#btn-settings")
+        assert page.locator("#dlg-settings #setting-push").is_visible()
+        assert not page.locator("#setting-push").is_checked()
+    finally:
+        context.close()
