@@ -16,11 +16,15 @@ from tests.browser.driver import STATE_JS, legal_cards, plays_itself, take_turn
 pytestmark = pytest.mark.browser
 
 BOARDS = 2
-# the table's next step, or "over" once the board's deal is over and its summary is closed
+# the table's next step, or "over" once the board's deal is over and its summary (held back
+# while the last trick shows) has been shown and closed; a deal thrown in has none
 BOARD_STATE_JS = (
     "() => { const over = document.querySelector('#board-link[data-over=yes]');"
     " const dlg = document.getElementById('dlg-deal');"
-    " if (over && !(dlg && dlg.open)) return 'over';"
+    " const table = window.atoutTable; const v = table && table.state.view;"
+    " const last = v && v.results && v.results[v.results.length - 1];"
+    " const seen = !!last && (last.thrown_in || table.ui.dealSeen === last.number);"
+    " if (over && seen && !(dlg && dlg.open)) return 'over';"
     f" return ({STATE_JS})(); }}"
 )
 
