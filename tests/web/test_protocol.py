@@ -100,11 +100,25 @@ async def test_resume_sends_missed_updates_or_a_state(module_server):
         await actor.drain(0.1)
         await other.drain(0.1)
     assert h.version == g.version >= seen_before + 4
-    updates = [m for m in h.log if m["type"] == "update" and m["version"] > seen_before]
     late = await host.connect(game_id)
     assert late.version == h.version
-    late.version = seen_before  # as if it had stopped at seen_before
+    # a new socket's whole state is all it needs: a resume behind it (a reconnecting client
+    # sends one as the socket opens) gets nothing, not updates that the state already holds
     await late.send({"type": "resume", "version": seen_before})
+    assert await late.drain(0.3) == []
+    # updates after the state come live; a client that asks again from one of them gets the
+    # ones after it, in order, as the other sockets got them
+    mark = late.version
+    for _ in range(3):
+        actor, other = to_act(h, g)
+        await actor.act(actor.view["legal"][-1])
+        await actor.next_of("ack")
+        await actor.drain(0.1)
+        await other.drain(0.1)
+    await late.until(lambda s: s.version == h.version)
+    updates = [m for m in h.log if m["type"] == "update" and m["version"] > mark + 1]
+    late.version = mark + 1  # as if it had stopped there
+    await late.send({"type": "resume", "version": mark + 1})
     got = [await late.next_of("update") for _ in updates]
     assert [m["version"] for m in got] == [m["version"] for m in updates]
     assert [m["events"] for m in got] == [m["events"] for m in updates]
@@ -237,8 +251,10 @@ async def test_updates_carry_what_changed_and_add_up_to_the_view(module_server):
         await fresh.close()
 
 
-async def test_resume_without_the_missed_updates_gets_a_state(module_server):
-    """A spectator who was not there has no buffered updates: resuming gives a fresh state."""
+async def test_a_spectator_resuming_behind_its_state_gets_nothing_twice(module_server):
+    """A spectator who was not there resumes from an old version as its socket opens: the
+    whole state it got holds everything, so nothing more is sent, and the game's next update
+    reaches it live."""
     host, guest, game_id, h, g = await duel_pair(module_server)
     start = h.version
     actor, other = to_act(h, g)
@@ -247,9 +263,15 @@ async def test_resume_without_the_missed_updates_gets_a_state(module_server):
     await other.until(lambda s: s.version == start + 1)
     watcher = await (await Browser.new(module_server)).connect(game_id)
     assert watcher.role == "spectator" and watcher.version == start + 1
+    assert "hand" not in watcher.view
     await watcher.send({"type": "resume", "version": start})
-    state = await watcher.next_of("state")
-    assert state["version"] == start + 1 and "hand" not in state["view"]
+    assert await watcher.drain(0.3) == []
+    await actor.until(lambda s: s.version == start + 1)
+    actor, other = to_act(h, g)
+    await actor.act(actor.view["legal"][0])
+    assert (await actor.next_of("ack", "error"))["type"] == "ack"
+    update = await watcher.next_of("update")
+    assert update["version"] == start + 2
 
 
 async def test_stats_count_the_actions_and_time_the_collector(module_server):
