@@ -343,7 +343,8 @@ def _request(scope: Scope, receive: Receive) -> Any:
 
 
 def install(app: FastAPI) -> None:
-    from app.web import reports
+    from app.web import mydata, reports
 
     reports.install(app)  # POST /api/games/{id}/reports and /blocks
+    mydata.install(app)  # GET /api/me/export, POST /api/me/delete
     app.add_middleware(BanMiddleware)
