@@ -309,3 +309,62 @@ def test_the_rules_panels_card_orders_fit_a_phone(server, chromium, lang) -> Non
         page.keyboard.press("Escape")
         page.wait_for_selector("#dlg-help:not([open])", state="attached")
     page.context.close()
+
+
+# Everything a player needs on the table: no toast may cover any of it.
+NEEDED = (
+    "#scoreboard",
+    "#bar-contract",
+    "#btn-menu",
+    "#trump-badge",
+    "#seats .seat-plate",
+    "#seats .chip",
+    "#seats .shown-cards .card",
+    "#seats .bubble",
+    "#trick .card",
+    "#deck-spot .card",
+    "#bidding",
+    "#controls .turn-line",
+    "#controls .action-row > *",
+    "#hand .card",
+    "#piles-top .pile",
+    "#piles-bottom .pile",
+)
+
+COVERED_JS = """(selectors) => {
+  const toast = document.getElementById('toast').getBoundingClientRect();
+  const out = [];
+  for (const sel of selectors) for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    if (toast.left < r.right - 0.5 && r.left < toast.right - 0.5 && toast.top < r.bottom - 0.5 && r.top < toast.bottom - 0.5)
+      out.push(sel);
+  }
+  const onScreen = toast.left >= 0 && toast.top >= 0 && toast.right <= innerWidth && toast.bottom <= innerHeight;
+  return {covered: out, onScreen, toast: [toast.left, toast.top, toast.right, toast.bottom]};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "phase"),
+    [("classic", "play"), ("coinche", "bidding"), ("duel", "play")],
+)
+def test_a_toast_covers_nothing_a_player_needs(server, chromium, variant, phase) -> None:
+    """On a phone the toast sat over the player's own seat and declarations."""
+    from .driver import bar_button
+    from .test_layout import SETTLE_JS
+
+    page = computer_game(chromium, server, variant)
+    play_to(page, f"turn:{phase}")
+    if phase == "play":  # the declarations of the first trick shown, as after trick 1
+        page.evaluate(SHOW_AT_SEAT_JS, ["bottom", 1])
+    for width, height in SIZES:
+        resize(page, width, height)
+        page.evaluate("document.getElementById('toast').classList.remove('show')")
+        bar_button(page, "#btn-hint")
+        page.wait_for_selector("#toast.show")
+        page.evaluate(SETTLE_JS)  # the slide-in (a transition) ends
+        m = page.evaluate(COVERED_JS, list(NEEDED))
+        assert m["onScreen"], (variant, width, height, m)
+        assert m["covered"] == [], (variant, phase, width, height, m)
+    page.context.close()
