@@ -223,6 +223,8 @@ class Live:
         room = self.room
         if state is None or room.status == Status.WAITING or state.phase is Phase.MATCH_OVER:
             return []
+        if state.claimer >= 0:  # a claim's play-out: the server plays every card
+            return []
         to_act = current_player(state)
         if to_act is not None:
             return [to_act] if room.seats[to_act].kind == "human" else []

@@ -200,3 +200,16 @@ async def wait_for(predicate: Any, timeout: float = 20.0) -> None:
     while not predicate():
         assert loop.time() < end, "timed out"
         await asyncio.sleep(0.01)
+
+
+async def test_no_clock_runs_while_a_claim_is_played_out() -> None:
+    """A claim's play-out is the server's: no seat has a decision, so no clock starts."""
+    import dataclasses
+
+    room, _ = await started(30)
+    state = room.state
+    assert room.live.decisions(state, set()) == [current_player(state)]
+    claimed = dataclasses.replace(state, claimer=current_player(state))
+    assert room.live.decisions(claimed, set()) == []
+    assert room.live.plan(claimed) == {}
+    room.live.stop()
