@@ -368,3 +368,37 @@ def test_a_toast_covers_nothing_a_player_needs(server, chromium, variant, phase)
         assert m["onScreen"], (variant, width, height, m)
         assert m["covered"] == [], (variant, phase, width, height, m)
     page.context.close()
+
+
+HOME_JS = """() => {
+  const r = (el) => el.getBoundingClientRect();
+  const button = r(document.getElementById('play-computer'));
+  const pills = [...document.querySelectorAll('.mode .segmented span')].map(span => {
+    const box = r(span.closest('.mode')), p = r(span);
+    return p.left >= box.left - 0.5 && p.right <= box.right + 0.5;
+  });
+  return {button: [button.left, button.top, button.right, button.bottom], scrollY,
+          vw: document.documentElement.clientWidth, vh: innerHeight, pillsInside: pills,
+          scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_one_tap_starts_a_game_at_every_size(server, chromium, lang) -> None:
+    """Held sideways (844x390), starting a game took two screens of scrolling and the "Hard"
+    pill overflowed its box. At every size the start button is on screen as the page opens."""
+    for width, height in SIZES:
+        context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
+        context.add_cookies([{"name": "atout_lang", "value": lang, "url": server.base_url}])
+        page = context.new_page()
+        open_home(page, server.base_url)
+        m = page.evaluate(HOME_JS)
+        left, top, right, bottom = m["button"]
+        assert left >= 0 and top >= 0 and right <= m["vw"] and bottom <= m["vh"], (lang, width, m)
+        assert all(m["pillsInside"]), (lang, width, m)
+        assert m["scrollWidth"] <= m["vw"], (lang, width, m)
+        if (width, height) == (844, 390):
+            page.tap("#play-computer")  # one tap, nothing scrolled
+            page.wait_for_url("**/g/**")
+            page.wait_for_selector("#table-app[data-state=ready]")
+        context.close()
