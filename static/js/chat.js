@@ -227,6 +227,15 @@ function setOpen(open) {
   if (open) C.unread = 0;
 }
 
+/** The player's turn starts: where the panel covers the table (a phone, a tablet; not the
+ * column beside a wide table), the chat closes, so that the turn, its clock and the hand are in
+ * view. What was typed stays in the input; the chat button opens it again. */
+export function chatYieldsToTurn() {
+  if (!C.open || window.matchMedia("(min-width: 1000px) and (min-height: 561px)").matches) return;
+  setOpen(false);
+  renderChat(false);
+}
+
 // ----------------------------------------------------------------------------- sending
 
 function sendChat(kind, text) {

@@ -14,7 +14,7 @@
 // a card may not be played), keys.js (keyboard), sound.js, settings.js, help.js, seating.js,
 // chat.js (the table chat of friends games).
 import { cardName, denomText } from "./cards.js";
-import { chatAck, chatError, chatFromState, chatLine, installChat, isChatId, renderChat } from "./chat.js";
+import { chatAck, chatError, chatFromState, chatLine, chatYieldsToTurn, installChat, isChatId, renderChat } from "./chat.js";
 import { toast } from "./common.js";
 import { has, t } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -170,6 +170,9 @@ function renderTurn() {
   const mine = app.dataset.myTurn === "yes" && v.phase !== "deal_over" && v.phase !== "match_over";
   const turn = mine ? `${S.version}:${S.shown}:${promptKey()}` : null;
   if (turn && !U.turn) playSound("turn");
+  // a decision of the player's that comes with news from the server (not a card raised): the
+  // chat sheet makes way for it
+  if (turn && (!U.turn || U.turn.split(":")[0] !== String(S.version))) chatYieldsToTurn();
   U.turn = turn;
   if (!$("pass-screen").hidden) {
     // local games: the device passes to the next player first

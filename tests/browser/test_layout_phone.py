@@ -402,3 +402,48 @@ def test_one_tap_starts_a_game_at_every_size(server, chromium, lang) -> None:
             page.wait_for_url("**/g/**")
             page.wait_for_selector("#table-app[data-state=ready]")
         context.close()
+
+
+def test_the_chat_gives_way_when_the_players_turn_starts(server, chromium) -> None:
+    """A player lost a turn to the clock with the chat sheet over the table. On a phone the chat
+    closes when the turn starts: the turn line, the clock and the cards are in view, and what
+    was typed is kept."""
+    from .driver import bar_button, take_turn, wait_state
+    from .test_chat import create, player
+
+    page = player(chromium, server, "Alice", size=(390, 844))
+    create(page, server, clock=60)  # a duel among friends, the host alone
+    page.click("[data-action=seat-bot-1]")  # the computer takes the other seat
+    page.wait_for_function("() => window.atoutTable.state.room.status === 'playing'")
+    state = wait_state(page)
+    while not state.startswith("turn:"):
+        take_turn(page, state)
+        state = wait_state(page)
+    # the player's turn: the chat opened, a line typed, then the move made
+    bar_button(page, "#btn-chat")
+    page.wait_for_selector("#chat-panel:not([hidden])")
+    page.fill("#chat-input", "one moment")
+    version = page.evaluate("window.atoutTable.state.version")
+    # the move, made under the open sheet (as with the keyboard)
+    if state == "turn:bidding":
+        controls = page.locator(
+            "#controls button[data-action=pass], #controls button[data-action^=bid-]"
+        )
+        controls.first.dispatch_event("click")
+    else:
+        legal_cards(page).first.dispatch_event("click")
+    page.wait_for_function("(v) => window.atoutTable.state.version > v", arg=version)
+    assert wait_state(page).startswith("turn:")  # the next turn has started
+    page.wait_for_selector("#chat-panel[hidden]", state="attached")
+    assert page.input_value("#chat-input") == "one moment"
+    seen = page.evaluate(
+        """() => ['#controls .turn-line', '#seats .seat.pos-bottom .seat-plate.clocked', '#piles-bottom']
+          .map(sel => {
+            const el = document.querySelector(sel); if (!el) return [sel, false];
+            const r = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return [sel, r.bottom <= innerHeight && !!hit && (el.contains(hit) || hit.contains(el))];
+          })"""
+    )
+    assert all(ok for _, ok in seen), seen
+    page.context.close()
