@@ -116,6 +116,7 @@ async def test_the_room_sends_the_seats_live_fields_and_the_settings() -> None:
         "away_seconds": 120,
         "chat": True,
         "spectator_chat": False,
+        "board": None,
     }
     assert info["clock_seconds"] == 2.5  # the test-only length replaces the chosen one
     to_act = current_player(room.state)
@@ -204,12 +205,11 @@ async def wait_for(predicate: Any, timeout: float = 20.0) -> None:
 
 async def test_no_clock_runs_while_a_claim_is_played_out() -> None:
     """A claim's play-out is the server's: no seat has a decision, so no clock starts."""
-    import dataclasses
-
     room, _ = await started(30)
     state = room.state
     assert room.live.decisions(state, set()) == [current_player(state)]
-    claimed = dataclasses.replace(state, claimer=current_player(state))
+    claimed = state.copy()
+    claimed.claimer = current_player(state)
     assert room.live.decisions(claimed, set()) == []
     assert room.live.plan(claimed) == {}
     room.live.stop()
