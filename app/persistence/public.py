@@ -7,12 +7,14 @@ app/rooms/lobby.py decide.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import zlib
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from app.persistence.models import Game, GameSeat, PlayerProfile, PlayerRating, SeatHolder, utcnow
@@ -151,3 +153,35 @@ async def public_created_since(session: AsyncSession, identity_id: int, since: d
         .where(Game.host_id == identity_id, Game.public.is_(True), Game.created_at >= since)
     )
     return int(count or 0)
+
+
+async def recent_waiting(session: AsyncSession, variant: str, seconds: float) -> list[str]:
+    """The public tables of ``variant`` created in the last ``seconds`` that still wait for
+    players (quick play reads them so as to see a table another process has just made)."""
+    since = utcnow() - timedelta(seconds=seconds)
+    rows = await session.scalars(
+        select(Game.id).where(
+            Game.public.is_(True),
+            Game.mode == "friends",
+            Game.status == "waiting",
+            Game.variant == variant,
+            Game.created_at >= since,
+        )
+    )
+    return [str(i) for i in rows.all()]
+
+
+@asynccontextmanager
+async def quick_play_lock(
+    sessionmaker: async_sessionmaker[AsyncSession], variant: str
+) -> AsyncIterator[None]:
+    """Quick plays of one variant one at a time on every process (PostgreSQL: an advisory
+    lock held by a transaction; SQLite has one process, whose caller holds its own lock)."""
+    async with sessionmaker() as session:
+        if session.bind is None or session.bind.dialect.name != "postgresql":
+            yield
+            return
+        key = zlib.crc32(f"atout-quick-play:{variant}".encode()) & 0x7FFFFFFF
+        async with session.begin():
+            await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+            yield

@@ -24,7 +24,7 @@ import asyncio
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 from starlette.websockets import WebSocketDisconnect
@@ -37,6 +37,7 @@ from app.players.ratings import family_of
 from app.rooms import CommandError, GameSpec, RoomManager
 from app.rooms.lobby import Lobby
 from app.rooms.messages import error, pong
+from app.web import moderation
 from app.web.api import ApiError, _from_command
 from app.web.identity import IdentityDep, ViewerDep, identity_from_cookie
 from app.web.ws import CLOSE_POLICY, TokenBucket, origin_allowed
@@ -120,17 +121,43 @@ async def quick_play(
     identity: IdentityDep,
     rooms: RoomsDep,
     settings: SettingsDep,
+    request: Request,
 ) -> dict[str, Any]:
     lobby: Lobby | None = rooms.services.lobby
     if lobby is None:
         raise ApiError(503, "busy", "the lobby is starting")
-    if not body.create:
+    if body.create:
+        return await _create_public(body, identity, rooms, settings, lobby)
+    # One quick play of a variant at a time (this process, and every process on PostgreSQL):
+    # two browsers asking at once with no table open meet at the table the first one makes.
+    lock = _QUICK_LOCKS.setdefault(body.variant, asyncio.Lock())
+    async with lock, store.quick_play_lock(rooms.sessionmaker, body.variant):
+        async with rooms.sessionmaker() as session:
+            recent = await store.recent_waiting(session, body.variant, RECENT_SECONDS)
+        unseen = [game_id for game_id in recent if game_id not in lobby.tables]
+        if unseen:  # made on another process a moment ago: its notice may not be here yet
+            await lobby.refresh(unseen)
+        waiting = [  # asked again: the table this browser already waits at
+            t
+            for game_id, t in lobby.tables.items()
+            if t["variant"] == body.variant
+            and t["status"] == "waiting"
+            and identity.id in lobby.members.get(game_id, ())
+        ]
+        if waiting:
+            t = waiting[0]
+            return {"candidates": [{"game_id": t["game_id"], "url": t["url"], "status": "waiting"}]}
         family = family_of(body.variant)
         members = {i for ids in lobby.members.values() for i in ids} | {identity.id}
         async with rooms.sessionmaker() as session:
             mu = await store.mu_of(session, members, family)
         found = lobby.candidates(
-            body.variant, body.players, identity.id, mu, mu.get(identity.id, 25.0)
+            body.variant,
+            body.players,
+            identity.id,
+            mu,
+            mu.get(identity.id, 25.0),
+            await _blocked_filter(request.app, identity.id, members),
         )
         if found:
             return {
@@ -139,6 +166,32 @@ async def quick_play(
                     for t in found[:5]
                 ]
             }
+        return await _create_public(body, identity, rooms, settings, lobby)
+
+
+# quick play's lock per variant (app/persistence/public.py quick_play_lock across processes)
+_QUICK_LOCKS: dict[str, asyncio.Lock] = {}
+RECENT_SECONDS = 120.0
+
+
+async def _blocked_filter(app: Any, identity_id: int, members: set[int]) -> Any:
+    """The tables quick play skips: those with a player this browser blocked or who blocked
+    it (app/web/moderation.py); None when there is none."""
+    others = sorted(members - {identity_id})
+    if not others:
+        return None
+    pairs = await moderation.blocked_pairs(app, [identity_id, *others])
+    avoid = {b if a == identity_id else a for a, b in pairs if identity_id in (a, b)}
+    if not avoid:
+        return None
+    return lambda seated: bool(avoid.intersection(seated))
+
+
+async def _create_public(
+    body: QuickPlayBody, identity: Any, rooms: RoomManager, settings: Any, lobby: Lobby
+) -> dict[str, Any]:
+    """A new public table of the variant, the browser in its first seat; listed in this
+    process's lobby before the answer (the next quick play finds it)."""
     await check_public_limit(settings, rooms.sessionmaker, identity.id)
     spec = GameSpec(
         variant=body.variant,
@@ -152,6 +205,7 @@ async def quick_play(
         room = await rooms.create_game(identity.id, identity.name, spec)
     except CommandError as exc:
         raise _from_command(exc) from None
+    await lobby.refresh([room.game_id])
     return {"candidates": [], "created": {"game_id": room.game_id, "url": room.url}}
 
 

@@ -113,3 +113,19 @@ async def test_strangers_meet_and_the_lobby_is_the_same_on_both_processes(
         await sock.close()
     for watcher in watchers:
         await watcher.close()
+
+
+async def test_two_quick_plays_on_two_processes_meet_at_one_table(make_cluster: Any) -> None:
+    """Two browsers press "Play with people" at the same moment, each on its own process, with
+    no table open: one table is made (a lock on the database), and the other is offered it."""
+    cluster: Cluster = make_cluster(2, env={"ATOUT_PUBLIC_FILL_SECONDS": "600"})
+    for variant in ("classic", "coinche", "bulgarian"):
+        browsers = [Browser(node, (await Browser.new(cluster)).token) for node in cluster.nodes]
+        answers = await asyncio.gather(
+            *(b.post("/api/quickplay", {"variant": variant}) for b in browsers)
+        )
+        assert [status for status, _ in answers] == [200, 200], answers
+        made = [body["created"]["game_id"] for _, body in answers if body.get("created")]
+        offered = [[c["game_id"] for c in body["candidates"]] for _, body in answers]
+        assert len(made) == 1, answers
+        assert [found for found in offered if found] == [made], answers

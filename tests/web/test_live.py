@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.rooms.messages import validate_outgoing
-from tests.rooms.test_crash import stored
+from tests.database import stored_game as stored
 from tests.rooms.test_full_games import finished, stored_record
 from tests.web.conftest import start_server
 from tests.web.wsclient import Browser, Socket
