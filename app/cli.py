@@ -13,6 +13,7 @@ must define ``register(subparsers)`` and may add several subcommands:
   ``publish``, ``tune``)
 - ``app.web.schema``  ``atout schema`` (the protocol's JSON Schema, docs/schema)
 - ``app.persistence.backup``  ``atout backup`` and ``atout restore``
+- ``app.players.fairplay``  ``atout fairplay`` (the host's fair-play figures)
 
 The dependency goes one way: this module imports the plugins, no product package imports it.
 
@@ -44,6 +45,7 @@ PLUGIN_MODULES: tuple[str, ...] = (
     "app.bench",
     "app.web.schema",
     "app.persistence.backup",
+    "app.players.fairplay",
 )
 
 

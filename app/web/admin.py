@@ -18,6 +18,7 @@ travels in ``<script type="application/json">``). Strings are in app/web/admin_l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -61,7 +62,7 @@ SESSION_HOURS = 12
 LOGIN_FAILURES = 5
 LOGIN_WINDOW = 600.0  # seconds
 LOCALES_DIR = Path(__file__).resolve().parent / "admin_locales"
-PAGES = ("overview", "rooms", "players", "reports", "backups")
+PAGES = ("overview", "rooms", "players", "reports", "backups", "fairplay")
 
 router = APIRouter(prefix="/admin", include_in_schema=False)
 
@@ -593,6 +594,23 @@ async def download_backup(request: Request, name: str) -> Response:
             "Content-Disposition": f"attachment; filename={quote(found.name)}",
         },
     )
+
+
+# --------------------------------------------------------------------------- fair play
+
+
+@router.get("/fairplay", response_class=HTMLResponse)
+async def fairplay_page(request: Request) -> Response:
+    session = await _viewer(request)
+    if session is None:
+        return _back("/admin")
+    from app.players.fairplay import load_report, report_path
+
+    report = load_report(report_path(settings_of(request).backup_dir))
+    if report is not None:
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            report["at"] = datetime.fromisoformat(report["at"])
+    return _page(request, "fairplay", session, {"fair": report})
 
 
 # --------------------------------------------------------------------------- install
