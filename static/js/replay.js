@@ -363,6 +363,10 @@ function show(data) {
   const start = Number.isInteger(asked) && asked >= 0 && asked < data.deals.length ? asked : 0;
   if (data.game && window.location.hash === "#analysis" && data.deals[start].finished) analysis.ask(start);
   go(start, 0);
+  // a phone: the table and its buttons (sticky, app.css) take the screen, not the page's head
+  if (window.matchMedia("(max-width: 600px), (max-height: 560px) and (orientation: landscape)").matches && window.location.hash !== "#analysis") {
+    requestAnimationFrame(() => window.scrollTo(0, $("viewer").getBoundingClientRect().top + window.scrollY));
+  }
 }
 
 async function loadGame(gameId) {

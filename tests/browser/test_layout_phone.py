@@ -447,3 +447,45 @@ def test_the_chat_gives_way_when_the_players_turn_starts(server, chromium) -> No
     )
     assert all(ok for _, ok in seen), seen
     page.context.close()
+
+
+REPLAY_JS = """() => {
+  const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+    return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+  return {scrollY, vh: innerHeight, vw: document.documentElement.clientWidth,
+          controls: r('#viewer .viewer-controls'), table: r('#viewer-table'),
+          step: document.getElementById('viewer-step').textContent};
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["upright", "sideways"])
+def test_the_replay_steps_on_a_phone_without_scrolling(server, chromium, size) -> None:
+    """The replay's buttons sat above the text, the table ran below the screen, and each step
+    needed scrolling. On a phone the table and its buttons (on top of it) take the screen, and
+    stay there step after step."""
+    from pathlib import Path
+
+    from .conftest import screenshot
+
+    record = Path(__file__).resolve().parents[1] / "data" / "classic.json"
+    context = chromium.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    page = context.new_page()
+    page.goto(server.base_url + "/replay")
+    page.set_input_files("#import-file", str(record))
+    page.click("#import-submit")
+    page.wait_for_selector("#replay-app[data-state=ready]")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    first = page.evaluate(REPLAY_JS)  # as it opens: nothing scrolled by the player
+    for step in range(-1, 12):
+        if step >= 0:
+            page.tap("#viewer [data-action=forward]")
+        m = page.evaluate(REPLAY_JS)
+        assert step < 0 or m["step"] != first["step"]
+        for part in ("controls", "table"):
+            r = m[part]
+            assert r["top"] >= 0 and r["bottom"] <= m["vh"] + 0.5, (size, step, part, m)
+            assert r["left"] >= 0 and r["right"] <= m["vw"] + 0.5, (size, step, part, m)
+        assert m["controls"]["bottom"] <= m["table"]["top"] + 0.5, (step, m)  # on top of it
+    if size == (390, 844):
+        screenshot(page, "replay-phone")
+    page.context.close()
