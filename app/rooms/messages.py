@@ -945,6 +945,10 @@ ErrorCode = Literal[
     "not_away",
     "chat_off",
     "seat_taken",
+    "banned",
+    "removed",
+    "room_closed",
+    "muted",
 ]
 
 
