@@ -385,6 +385,7 @@ def _room_rows(request: Request, query: str) -> list[dict[str, Any]]:
             "id": room.game_id,
             "variant": room.variant,
             "mode": room.mode,
+            "status": str(room.status),
             "names": names,
             "spectators": spectators,
             "connected": len(room.listeners),
