@@ -417,6 +417,5 @@ from app.persistence.admin_tables import (  # noqa: E402,F401
     Sanction,
 )
 
-
 # Web Push: the VAPID key pair and the browsers' subscriptions
 from app.persistence.push_tables import PushKey, PushSubscription  # noqa: E402,F401
