@@ -318,22 +318,61 @@ class BanMiddleware:
             await self.app(scope, receive, send)
             return
         identity = await app.state.identities.find(token)
-        if identity is None or not await is_banned(app, identity.id):
+        kinds = await sanctions_of(app).of(identity.id) if identity is not None else frozenset()
+        code = "banned" if "ban" in kinds else None
+        if code is None and "public" in kinds and await _public_path(app, scope):
+            code = "banned_public"
+        if code is None:
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": CLOSE_BANNED, "reason": "banned"})
+            await send({"type": "websocket.close", "code": CLOSE_BANNED, "reason": code})
             return
         from app.web.pages import language_of, render
 
         request = _request(scope, receive)
         language = language_of(request)
         if scope["path"].startswith("/api/"):
-            body = {"error": {"code": "banned", "message": translate(language, "error.banned")}}
+            body = {"error": {"code": code, "message": translate(language, f"error.{code}")}}
             response: Any = JSONResponse(body, status_code=403)
         else:
-            response = render(request, "banned.html", status=403)
+            response = render(request, "banned.html", {"reason": f"error.{code}"}, status=403)
         await response(scope, receive, send)
+
+
+# What a browser banned from public tables and tournaments may not do: quick play, sit at or
+# list a table, enter or play a tournament; and open a public or tournament game.
+PUBLIC_ACTIONS = re.compile(
+    r"^/api/(quickplay|games/[^/]+/(sit|public)|tournaments/[^/]+/(enter|boards/[^/]+/play))$"
+)
+GAME_PATHS = re.compile(r"^/(?:g|ws|api/games)/([A-Za-z0-9_-]{1,32})(?:/join)?$")
+
+
+async def _public_path(app: Any, scope: Scope) -> bool:
+    path = scope["path"]
+    if scope.get("method") == "POST" and PUBLIC_ACTIONS.match(path):
+        return True
+    match = GAME_PATHS.match(path)
+    if match is None:
+        return False
+    game_id = match.group(1)
+
+    def public(session: Any) -> bool:
+        from sqlalchemy import select
+
+        from app.persistence import models
+
+        game = session.get(models.Game, game_id)
+        if game is None:
+            return False
+        if getattr(game, "public", False):
+            return True
+        tables = getattr(models, "TournamentTable", None)
+        if tables is None:
+            return False
+        return session.scalar(select(tables.game_id).where(tables.game_id == game_id)) is not None
+
+    return bool(await read(app.state.sessionmaker, public))
 
 
 def _request(scope: Scope, receive: Receive) -> Any:

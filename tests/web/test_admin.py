@@ -357,3 +357,38 @@ def test_the_admin_catalogs_have_every_key_in_seven_languages():
                 language,
                 key,
             )
+
+
+def test_a_ban_from_public_tables_keeps_friends_games(admin, tmp_path):
+    player_id, token = new_player(admin, "Sore")
+    me = {"atout_id": token}
+    public = call(
+        admin,
+        "POST",
+        "/api/games",
+        me,
+        json={"variant": "classic", "mode": "friends", "public": True},
+    )
+    assert public.status_code == 201, public.text
+    public_id = public.json()["game_id"]
+    cookies = login(admin)
+    csrf = csrf_of(admin, cookies)
+    data = {"kind": "public", "on": "1", "csrf": csrf}
+    assert (
+        call(admin, "POST", f"/admin/players/{player_id}/sanction", cookies, data=data).status_code
+        == 303
+    )
+    fr = {"Accept-Language": "fr"}
+    quick = call(admin, "POST", "/api/quickplay", me, json={"variant": "classic"}, headers=fr)
+    assert quick.status_code == 403 and quick.json()["error"]["code"] == "banned_public"
+    assert "tables publiques" in quick.json()["error"]["message"]
+    assert call(admin, "GET", f"/g/{public_id}", me).status_code == 403
+    assert call(admin, "POST", f"/api/games/{public_id}/join", me).status_code == 403
+    # a game with friends is still theirs to play
+    friends = call(admin, "POST", "/api/games", me, json={"variant": "classic", "mode": "friends"})
+    assert friends.status_code == 201
+    assert call(admin, "GET", f"/g/{friends.json()['game_id']}", me).status_code == 200
+    assert call(admin, "GET", "/api/me", me).status_code == 200
+    data["on"] = "0"
+    call(admin, "POST", f"/admin/players/{player_id}/sanction", cookies, data=data)
+    assert call(admin, "GET", f"/g/{public_id}", me).status_code == 200
