@@ -489,3 +489,52 @@ def test_the_replay_steps_on_a_phone_without_scrolling(server, chromium, size) -
     if size == (390, 844):
         screenshot(page, "replay-phone")
     page.context.close()
+
+
+WAITING_JS = """() => {
+  const centre = (el) => { const r = el.getBoundingClientRect(); return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; };
+  const seats = Object.fromEntries([...document.querySelectorAll('#waiting .waiting-seats li')].map(li => [
+    [...li.classList].find(c => c.startsWith('pos-')).slice(4),
+    {seat: Number(li.dataset.seat), at: centre(li), team: li.querySelector('.team-badge')?.textContent || null,
+     text: li.textContent}]));
+  const panel = document.getElementById('waiting');
+  return {seats, partners: [...document.querySelectorAll('#waiting .waiting-partners li')].map(li => li.textContent),
+          settings: [...document.querySelectorAll('#waiting .waiting-settings div')].map(d => [d.querySelector('dt').textContent, d.querySelector('dd').textContent]),
+          overflows: panel.scrollWidth > panel.clientWidth + 1, text: panel.textContent};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_waiting_room_shows_the_seats_around_the_table(server, chromium, lang) -> None:
+    """The waiting room was a list: it shows the table, the seats as they will play (the host's
+    at the bottom), who partners whom, and the table's settings."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "atout_lang", "value": lang, "url": server.base_url}])
+    assert context.request.get(server.base_url + "/api/me").ok
+    assert context.request.post(server.base_url + "/api/me/name", data={"name": "Alice"}).ok
+    answer = context.request.post(
+        server.base_url + "/api/games",
+        data={"variant": "classic", "mode": "friends", "clock": 30, "stand_in": "hard"},
+    )
+    page = context.new_page()
+    page.goto(answer.json()["url"])
+    page.wait_for_selector("#waiting:not([hidden]) .waiting-seats")
+    page.click("[data-action=seat-bot-2]")  # the partner's seat: a computer player
+    page.wait_for_function("() => window.atoutTable.state.room.seats[2].kind === 'bot'")
+    for width, height in ((390, 844), (844, 390), (1366, 768)):
+        resize(page, width, height)
+        m = page.evaluate(WAITING_JS)
+        seats = m["seats"]
+        assert set(seats) == {"top", "left", "right", "bottom"}, seats
+        assert "Alice" in seats["bottom"]["text"] and seats["top"]["seat"] == 2, seats
+        assert seats["top"]["at"][1] < seats["left"]["at"][1] < seats["bottom"]["at"][1], seats
+        assert seats["left"]["at"][0] < seats["right"]["at"][0], seats
+        # partners: the same team across the table
+        assert seats["top"]["team"] == seats["bottom"]["team"] != seats["left"]["team"], seats
+        assert seats["left"]["team"] == seats["right"]["team"], seats
+        assert len(m["partners"]) == 2 and "Alice" in " ".join(m["partners"]), m["partners"]
+        values = [v for _, v in m["settings"]]
+        assert len(values) == 4 and "30" in values[0], m["settings"]
+        assert "1000" in values[3], m["settings"]
+        assert "waiting." not in m["text"] and not m["overflows"], m
+    page.context.close()
