@@ -9,6 +9,8 @@ process drops or refreshes what it holds. A notice carries a kind and ids, never
     moved:12            identity 12 went to another browser (a transfer code was claimed)
     levels:12,40        these identities' XP changed (a match ended)
     sanctions:12        the host muted, banned or pardoned identity 12 (app/web/moderation.py)
+    closed:AbC12        the host closed game AbC12: the process that holds it tells its
+                        players and lets it go
     handover:AbC12,3,n1 a player of game AbC12 reached another process, which refused it
                         (503, 4002) because node n1 holds the room at epoch 3: if it still does, it
                         closes the room's sockets (4001) and releases the lease, so that every
@@ -36,7 +38,7 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("atout.notify")
 
 CHANNEL = "atout"
-KINDS = ("renamed", "moved", "levels", "handover", "sanctions", "lobby", "online")
+KINDS = ("renamed", "moved", "levels", "handover", "sanctions", "closed", "lobby", "online")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Handler = Callable[[list[Any]], Awaitable[None]]  # ids: ints, or game ids for "handover"
 
@@ -47,7 +49,7 @@ def asyncpg_dsn(database_url: str) -> str:
 
 
 def encode(kind: str, ids: Iterable[Any]) -> str:
-    if kind in ("handover", "lobby"):
+    if kind in ("handover", "lobby", "closed"):
         return f"{kind}:{','.join(str(i) for i in ids)}"
     return f"{kind}:{','.join(str(int(i)) for i in ids)}"
 
@@ -67,6 +69,8 @@ def decode(payload: str) -> tuple[str, list[Any]] | None:
         ):
             return kind, [game_id, owner, int(epoch)]
         return None
+    if kind == "closed":  # one game id: the host closed it (app/web/moderation.py)
+        return (kind, [rest]) if GAME_ID.fullmatch(rest) else None
     if kind == "lobby":  # game ids
         games = [x for x in rest.split(",") if x]
         if games and all(GAME_ID.fullmatch(g) for g in games):

@@ -397,12 +397,31 @@ def _room_rows(request: Request, query: str) -> list[dict[str, Any]]:
     return out
 
 
+async def _elsewhere(request: Request, here: set[str], query: str) -> list[dict[str, Any]]:
+    """PostgreSQL: the rooms other processes hold (their leases), by game id and process."""
+    if engine_of(request).dialect.name != "postgresql":
+        return []
+    async with sessionmaker_of(request)() as session:
+        rows = await session.execute(
+            text(
+                "SELECT game_id, owner FROM room_leases WHERE expires_at > now() "
+                "ORDER BY game_id LIMIT 500"
+            )
+        )
+        found = [{"id": r[0], "node": r[1]} for r in rows if r[0] not in here]
+    needle = query.strip().lower()
+    return [r for r in found if not needle or needle in r["id"].lower()]
+
+
 @router.get("/rooms", response_class=HTMLResponse)
 async def rooms_page(request: Request, q: str = "") -> Response:
     session = await _viewer(request)
     if session is None:
         return _back("/admin")
-    return _page(request, "rooms", session, {"q": q[:100], "rooms": _room_rows(request, q[:100])})
+    query = q[:100]
+    rows = _room_rows(request, query)
+    elsewhere = await _elsewhere(request, set(rooms_of(request).rooms), query)
+    return _page(request, "rooms", session, {"q": query, "rooms": rows, "elsewhere": elsewhere})
 
 
 @router.post("/rooms/{game_id}/close")

@@ -177,7 +177,8 @@ async def rename(app: Any, identity_id: int, name: str) -> bool:
 
 
 async def close_game(app: Any, game_id: str) -> bool:
-    """Close a game for good: False when there is no such game."""
+    """Close a game for good: False when there is no such game. The process that holds its
+    room (this one, or another told by a ``closed`` notice) tells its players and lets it go."""
 
     def exists(session: Any) -> bool:
         from app.persistence.models import Game
@@ -187,20 +188,31 @@ async def close_game(app: Any, game_id: str) -> bool:
     if not await read(app.state.sessionmaker, exists):
         return False
     await app.state.writer.submit(store.close_game(game_id))
+    if not await close_here(app, game_id):
+        notifier = getattr(app.state, "notifier", None)
+        if notifier is not None:
+            await notifier.publish("closed", [game_id])
+    return True
+
+
+async def close_here(app: Any, game_id: str) -> bool:
+    """Remember the game as closed; if this process holds its room, tell its players
+    (``room_closed``) and evict it. True when the room was here."""
     closed = getattr(app.state, "closed_games", None)
     if closed is None:
         closed = app.state.closed_games = set()
     closed.add(game_id)
     rooms = app.state.rooms
     room = rooms.rooms.get(game_id)
-    if room is not None:
-        for listener in list(room.listeners):
-            send_json = getattr(listener, "send_json", None)
-            if send_json is not None:
-                text = translate(_language_of_listener(listener), "error.room_closed")
-                send_json(error("room_closed", text))
-        await asyncio.sleep(0)  # let the writers take the message first
-        await rooms.evict(room)
+    if room is None:
+        return False
+    for listener in list(room.listeners):
+        send_json = getattr(listener, "send_json", None)
+        if send_json is not None:
+            text = translate(_language_of_listener(listener), "error.room_closed")
+            send_json(error("room_closed", text))
+    await asyncio.sleep(0)  # let the writers take the message first
+    await rooms.evict(room)
     return True
 
 

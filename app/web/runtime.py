@@ -182,6 +182,11 @@ async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
         await moderation.sanctions_changed(app, ids)
 
     notifier.on("sanctions", sanctions_changed)
+
+    async def game_closed(ids: list[Any]) -> None:
+        await moderation.close_here(app, str(ids[0]))
+
+    notifier.on("closed", game_closed)
     notifier.on("lobby", lobby_changed)
     notifier.on("online", online)
     pending: set[asyncio.Task[None]] = set()
