@@ -62,7 +62,7 @@ SESSION_HOURS = 12
 LOGIN_FAILURES = 5
 LOGIN_WINDOW = 600.0  # seconds
 LOCALES_DIR = Path(__file__).resolve().parent / "admin_locales"
-PAGES = ("overview", "rooms", "players", "reports", "backups", "fairplay")
+PAGES = ("overview", "rooms", "players", "reports", "tournaments", "backups", "fairplay")
 
 router = APIRouter(prefix="/admin", include_in_schema=False)
 
@@ -631,6 +631,99 @@ async def fairplay_page(request: Request) -> Response:
         with contextlib.suppress(ValueError, KeyError, TypeError):
             report["at"] = datetime.fromisoformat(report["at"])
     return _page(request, "fairplay", session, {"fair": report})
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def _when(value: Any) -> datetime | None:
+    """A ``datetime-local`` field (UTC) or nothing."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise HTTPException(400, "a date and time") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _service(request: Request) -> Any:
+    service = getattr(request.app.state, "tournaments", None)
+    if service is None:
+        raise HTTPException(404)
+    return service
+
+
+@router.get("/tournaments", response_class=HTMLResponse)
+async def tournaments_page(request: Request) -> Response:
+    session = await _viewer(request)
+    if session is None:
+        return _back("/admin")
+    from app.bots import LEVELS
+    from app.engine import VARIANTS
+
+    listing = await _service(request).listing()
+    return _page(
+        request,
+        "tournaments",
+        session,
+        {"events": listing, "variants": list(VARIANTS), "levels": list(LEVELS)},
+    )
+
+
+@router.post("/tournaments")
+async def create_tournament(request: Request) -> Response:
+    session = await _signed_in(request)
+    from app.tournaments.service import EventSpec, TournamentError
+
+    form = await request.form()
+    try:
+        spec = EventSpec(
+            variant=str(form.get("variant", "")),
+            players=int(str(form["players"])) if form.get("players") else None,
+            boards=int(str(form.get("boards") or 8)),
+            starts_at=_when(form.get("starts_at")),
+            hours=float(str(form.get("hours") or 24)),
+            level=str(form.get("level") or "hard"),
+            title=str(form.get("title") or "").strip()[:80] or None,
+        )
+    except ValueError:
+        raise HTTPException(400, "numbers") from None
+    try:
+        event_id = await _service(request).create(spec, None)
+    except TournamentError as exc:
+        return _back("/admin/tournaments", error="tour.failed", detail=exc.message)
+    await _audit(request, session, "tournament_create", event_id)
+    return _back("/admin/tournaments", done="tour.created")
+
+
+@router.post("/tournaments/{event_id}")
+async def change_tournament(request: Request, event_id: str) -> Response:
+    session = await _signed_in(request)
+    from app.tournaments.service import TournamentError
+
+    form = await request.form()
+    service = _service(request)
+    try:
+        if form.get("cancel") == "1":
+            await service.cancel(event_id)
+            action = "tournament_cancel"
+        else:
+            title = form.get("title")
+            await service.edit(
+                event_id,
+                title=str(title).strip() if isinstance(title, str) and title.strip() else None,
+                ends_at=_when(form.get("ends_at")),
+            )
+            action = "tournament_edit"
+    except TournamentError as exc:
+        if exc.code == "not_found":
+            raise HTTPException(404) from None
+        return _back("/admin/tournaments", error="tour.failed", detail=exc.message)
+    await _audit(request, session, action, event_id)
+    return _back(
+        "/admin/tournaments", done="tour.cancelled" if action.endswith("cancel") else "tour.edited"
+    )
 
 
 # --------------------------------------------------------------------------- install

@@ -117,13 +117,18 @@ def test_the_admin_pages_fit_a_phone(server, chromium) -> None:
     page.wait_for_selector(".admin-figures")
     for path, name in (
         ("/admin", "admin-overview-phone"),
+        ("/admin/rooms", "admin-rooms-phone"),
         ("/admin/players", "admin-players-phone"),
+        ("/admin/reports", "admin-reports-phone"),
+        ("/admin/tournaments", "admin-tournaments-phone"),
         ("/admin/backups", "admin-backups-phone"),
+        ("/admin/fairplay", "admin-fairplay-phone"),
     ):
         page.goto(server.url(path))
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= 390, (path, wide)
         shot(page, name)
+    page.goto(server.url("/admin/backups"))
     page.click("form[action='/admin/backups'] button")
     page.wait_for_selector("[data-done='backup.taken']")
     assert page.locator("[data-backup]").count() == 1

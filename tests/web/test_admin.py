@@ -392,3 +392,35 @@ def test_a_ban_from_public_tables_keeps_friends_games(admin, tmp_path):
     data["on"] = "0"
     call(admin, "POST", f"/admin/players/{player_id}/sanction", cookies, data=data)
     assert call(admin, "GET", f"/g/{public_id}", me).status_code == 200
+
+
+def test_tournaments_are_created_edited_and_cancelled(admin, tmp_path):
+    cookies = login(admin)
+    csrf = csrf_of(admin, cookies)
+    form = {"csrf": csrf, "variant": "classic", "boards": "2", "hours": "2", "title": "Club night"}
+    assert (
+        call(admin, "POST", "/admin/tournaments", cookies, data={**form, "csrf": "x"}).status_code
+        == 403
+    )
+    assert rows(tmp_path, "SELECT count(*) FROM tournaments") == [(0,)]
+    made = call(admin, "POST", "/admin/tournaments", cookies, data=form)
+    assert made.status_code == 303 and "tour.created" in made.headers["location"], made.headers
+    [(event_id, title)] = rows(tmp_path, "SELECT id, title FROM tournaments")
+    assert title == "Club night"
+    page = call(admin, "GET", "/admin/tournaments", cookies)
+    assert f'data-event="{event_id}"' in page.text
+    bad = call(admin, "POST", "/admin/tournaments", cookies, data={**form, "boards": "99"})
+    assert "tour.failed" in bad.headers["location"]
+    edit = {"csrf": csrf, "title": "Club night, table 2"}
+    assert (
+        call(admin, "POST", f"/admin/tournaments/{event_id}", cookies, data=edit).status_code == 303
+    )
+    assert rows(tmp_path, "SELECT title FROM tournaments") == [("Club night, table 2",)]
+    cancel = {"csrf": csrf, "cancel": "1"}
+    assert (
+        call(admin, "POST", f"/admin/tournaments/{event_id}", cookies, data=cancel).status_code
+        == 303
+    )
+    assert rows(tmp_path, "SELECT cancelled FROM tournaments") == [(1,)]
+    missing = call(admin, "POST", "/admin/tournaments/nope", cookies, data=cancel)
+    assert missing.status_code == 404
