@@ -184,6 +184,7 @@ class Table:
     rng: random.Random
     acked: dict[str, int] = field(default_factory=dict)
     ids: int = 0
+    last_error: str = ""  # the last refusal of a move, for a failure's message
 
     async def connect(self, within: float, open_timeout: float = 5.0) -> None:
         deadline = time.monotonic() + within
@@ -195,6 +196,15 @@ class Table:
 
     def phase(self) -> str:
         return str((self.clients[0].view or {}).get("phase"))
+
+    def where(self) -> str:
+        """Where the table stands, for a failure's message."""
+        views = [c.view or {} for c in self.clients]
+        return (
+            f"game {self.game_id}, phase {self.phase()}, versions "
+            f"{[c.version for c in self.clients]}, to act {[v.get('to_act') for v in views]}, "
+            f"last refusal {self.last_error or 'none'}"
+        )
 
     async def move(self, *, in_flight: bool = False) -> int | None:
         """One move (or every player's Continue); the version acknowledged, if any."""
@@ -225,6 +235,7 @@ class Table:
                     await client.until(int(msg["version"]))
                 return int(msg["version"])
             if msg["type"] == "error" and msg.get("id") == msg_id:
+                self.last_error = f"{msg.get('code')}: {msg.get('message')}"
                 # refused (paused while a player reconnects, stale): try again a little later,
                 # never in a tight loop that the server's rate limit would close
                 await asyncio.sleep(0.05)
@@ -238,10 +249,16 @@ async def step(table: Table) -> int | None:
     import websockets
 
     try:
-        return await table.move()
+        version = await table.move()
     except (Closed, websockets.exceptions.ConnectionClosed):
         await table.connect(60, open_timeout=1.0)
         return None
+    if version is None and table.last_error.startswith("paused"):
+        # another player's socket was closed meanwhile (a handover: 4001) and the room waits
+        # for that player: reconnect the table, as that player's browser would
+        table.last_error = ""
+        await table.connect(60, open_timeout=1.0)
+    return version
 
 
 async def new_table(base: str, variant: str, rng: random.Random) -> Table:
@@ -331,7 +348,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         env={
             "ATOUT_TEST_HOOKS": "1" if args.freezes else "0",
             "ATOUT_LEASE_SECONDS": str(args.lease_seconds),
-            "ATOUT_LOG_LEVEL": "WARNING",
+            "ATOUT_LOG_LEVEL": "INFO",
             "ATOUT_NEXT_DEAL_SECONDS": "30",
             "ATOUT_WS_RATE": "500",
             "ATOUT_WS_BURST": "500",
@@ -362,10 +379,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             node.kill()
             killed = time.monotonic()
             try:
-                await table.connect(30)
-                while await step(table) is None:
-                    if table.phase() == "match_over":
-                        break
+                async with asyncio.timeout(120):  # a round that never recovers is a failure
+                    await table.connect(30)
+                    while await step(table) is None:
+                        if table.phase() == "match_over":
+                            break
+            except TimeoutError as exc:
+                raise ClusterError(
+                    f"no recovery within 120 s after a kill: {table.where()}"
+                ) from exc
             except ForkSeen:
                 forks_seen += 1
                 await table.connect(30)
@@ -403,6 +425,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     while await step(table) is None:
                         if table.phase() == "match_over":
                             break
+            except TimeoutError as exc:
+                raise ClusterError(
+                    f"no recovery within 120 s after a freeze: {table.where()}"
+                ) from exc
             except ForkSeen:
                 forks_seen += 1
                 await table.connect(60, open_timeout=1.0)
@@ -414,7 +440,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for t in tables:
             one = await check(args.database_url, t)
             lost, forks, actions = lost + one[0], forks + one[1], actions + one[2]
-    finally:
+    except BaseException:
+        await asyncio.to_thread(cluster.stop)
+        print(f"atout: bench failover: the processes' logs are kept in {workdir}", file=sys.stderr)
+        raise
+    else:
         await asyncio.to_thread(cluster.stop)
         shutil.rmtree(workdir, ignore_errors=True)
     recoveries.sort()
