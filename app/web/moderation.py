@@ -188,10 +188,10 @@ async def close_game(app: Any, game_id: str) -> bool:
     if not await read(app.state.sessionmaker, exists):
         return False
     await app.state.writer.submit(store.close_game(game_id))
-    if not await close_here(app, game_id):
-        notifier = getattr(app.state, "notifier", None)
-        if notifier is not None:
-            await notifier.publish("closed", [game_id])
+    await close_here(app, game_id)
+    notifier = getattr(app.state, "notifier", None)
+    if notifier is not None:  # the process holding it, and the others' caches
+        await notifier.publish("closed", [game_id])
     return True
 
 
@@ -217,14 +217,26 @@ async def close_here(app: Any, game_id: str) -> bool:
 
 
 async def is_closed(app: Any, game_id: str) -> bool:
+    """Whether the host closed ``game_id``: known here, or read (a game found open is not
+    read again for ``TTL`` seconds; another process's closing comes as a notice)."""
     closed = getattr(app.state, "closed_games", None)
     if closed is not None and game_id in closed:
         return True
+    seen: dict[str, float] | None = getattr(app.state, "open_games", None)
+    if seen is None:
+        seen = app.state.open_games = {}
+    checked = seen.get(game_id)
+    if checked is not None and time.monotonic() - checked < TTL:
+        return False
     found = await read(app.state.sessionmaker, lambda s: store.is_closed(s, game_id))
     if found:
         if closed is None:
             closed = app.state.closed_games = set()
         closed.add(game_id)
+    else:
+        if len(seen) > 50_000:
+            seen.clear()
+        seen[game_id] = time.monotonic()
     return found
 
 
