@@ -153,6 +153,7 @@ class Lobby:
         self._loop: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.updates = 0  # changes pushed (tests, the benchmark)
+        self._counts_due = False
 
     # ------------------------------------------------------------------ life cycle
 
@@ -234,6 +235,12 @@ class Lobby:
                 ordered = sorted(told)
                 for i in range(0, len(ordered), 200):  # a notice's payload stays small
                     await self.notifier.publish("lobby", ordered[i : i + 200])
+        if self._counts_due:  # a table started or ended: "tables in play" now, not in 5 s
+            self._counts_due = False
+            try:
+                await self.update_counts()
+            except Exception:
+                log.warning("could not count the lobby", exc_info=True)
 
     async def refresh(self, game_ids: Iterable[str]) -> None:
         """Read these games and push what changed in their entries."""
@@ -276,6 +283,8 @@ class Lobby:
         if entry == old:
             return
         self.updates += 1
+        if (entry or {}).get("status") != (old or {}).get("status"):
+            self._counts_due = True
         if entry is None:
             del self.tables[game_id]
             self._push({"type": "lobby_remove", "game_id": game_id})

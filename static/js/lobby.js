@@ -44,7 +44,13 @@ function tableNode(table) {
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat lobby-seat-${seat.kind}`);
     item.append(el("span", "lobby-seat-name", seatLabel(seat)));
-    if (seat.xp_level) item.append(el("span", "level-badge", String(seat.xp_level)));
+    if (seat.xp_level) {
+      // the player's level, drawn as at the table (table-seats.js)
+      const badge = el("span", "lvl-badge", String(seat.xp_level));
+      badge.title = t("level.explain", { n: seat.xp_level });
+      badge.setAttribute("aria-label", badge.title);
+      item.append(badge);
+    }
     if (seat.free) {
       const sit = el("button", "btn small", t("lobby.sit"));
       sit.type = "button";

@@ -122,6 +122,7 @@ def test_strangers_meet_through_play_with_people_and_a_third_takes_a_computer_se
             game,
             "t && t.seats.filter(k => k === 'computer').length === 2 && t.sit.length === 2",
         )
+        watcher.locator("#lobby").scroll_into_view_if_needed()
         screenshot(watcher, "lobby")
 
         # a third browser sees it in its lobby and asks for a computer's seat mid-deal

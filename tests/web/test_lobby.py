@@ -165,6 +165,8 @@ async def test_quick_play_meets_a_stranger_and_a_late_human_takes_a_computer_sea
     assert a.room["public"] and a.room["rated"] and a.room["clock_seconds"] == 30
     await watcher.until(lambda w: game_id in w.tables and w.tables[game_id]["status"] == "playing")
     assert watcher.tables[game_id]["free"] == 2
+    # the counts follow at once (not at the next 5 s count): one table in play
+    await watcher.until(lambda w: w.counts.get("playing") == 1, timeout=2)
     # a third browser asks for a computer's seat: it is his at the end of the deal
     status, body = await late.post(f"/api/games/{game_id}/sit", {"seat": 3})
     assert status == 200 and body == {"role": "heir", "seat": 3, "url": body["url"]}
