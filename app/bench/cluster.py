@@ -212,6 +212,7 @@ class Cluster:
                 "ATOUT_NODE_ID": name,
                 "ATOUT_BOT_DELAY_MS": "0",
                 "ATOUT_BOT_WORKERS": "0",
+                "ATOUT_BACKUP_HOURS": "0",  # no automatic backup during a measurement
                 "ATOUT_LOG_LEVEL": "INFO",
                 "PYTHONUNBUFFERED": "1",
                 "PYTHONPATH": os.pathsep.join(

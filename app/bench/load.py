@@ -181,6 +181,7 @@ async def start_atout(workdir: Path, args: argparse.Namespace) -> Process:
         "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
         "ATOUT_LOG_LEVEL": "WARNING",
         "ATOUT_BOT_WORKERS": "0",
+        "ATOUT_BACKUP_HOURS": "0",  # no automatic backup in the middle of a measurement
         "ATOUT_IDLE_ROOM_SECONDS": "3600",
         "ATOUT_GROUP_COMMIT": "false" if args.no_group_commit else "true",
     }

@@ -407,6 +407,7 @@ async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
         "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
         "ATOUT_LOG_LEVEL": "WARNING",
         "ATOUT_BOT_WORKERS": "1",
+        "ATOUT_BACKUP_HOURS": "0",  # no automatic backup in the middle of a measurement
         "ATOUT_IDLE_ROOM_SECONDS": str(args.idle_seconds),
         "ATOUT_NEXT_DEAL_SECONDS": "3",
         "ATOUT_STALL_TRACE_MS": str(args.trace_stalls),
