@@ -11,6 +11,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
 - ``load``  ``atout bench load``: a server's capacity with real WebSocket clients (``bare`` is
   the bare FastAPI endpoint it compares with; ``--servers 1,2``: through HAProxy onto N
   processes);
+- ``lobby``  ``atout bench lobby``: lobby watchers' cost to the games' moves and the lobby's
+  update latency (public tables whose seats change);
 - ``publish``  ``atout bench publish``: what a room spends to send one version to its listeners;
 - ``reads``  ``atout bench reads``: how often the rollout policy makes the players' choices,
   and where the real world ranks among drawn worlds by the weight of ``hard-reads``;
@@ -36,6 +38,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.engine",
     "app.bench.failover",
     "app.bench.load",
+    "app.bench.lobby",
     "app.bench.publish",
     "app.bench.reads",
     "app.bench.soak",
