@@ -361,7 +361,10 @@ class BanMiddleware:
             response: Any = JSONResponse(body, status_code=403)
         else:
             response = render(request, "banned.html", {"reason": f"error.{code}"}, status=403)
-        await response(scope, receive, send)
+        # outside the security headers' middleware: the same headers, added here
+        from app.web.security import SecurityHeadersMiddleware
+
+        await SecurityHeadersMiddleware(response, app.state.settings)(scope, receive, send)
 
 
 # What a browser banned from public tables and tournaments may not do: quick play, sit at or

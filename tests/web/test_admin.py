@@ -230,6 +230,8 @@ def test_mute_and_ban_reach_the_player_at_once_and_are_reversible(admin, tmp_pat
     assert api.status_code == 403 and api.json()["error"]["code"] == "banned"
     page = call(admin, "GET", "/", me, headers={"Accept-Language": "ru"})
     assert page.status_code == 403 and "заблокировал" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert api.headers["x-content-type-options"] == "nosniff"
     with pytest.raises(WebSocketDisconnect):
         with admin.websocket_connect(f"/ws/{game_id}", headers=headers) as ws:
             ws.receive_json()
