@@ -110,6 +110,7 @@ async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
         "ATOUT_LOG_LEVEL": "WARNING",
         "ATOUT_BOT_WORKERS": "0",
         "ATOUT_IDLE_ROOM_SECONDS": "3600",
+        "ATOUT_BACKUP_HOURS": "0",  # no automatic backup in the middle of a measurement
         # the public tables wait for players the whole run: only the hosts change their seats
         "ATOUT_PUBLIC_FILL_SECONDS": "3600",
         "ATOUT_PUBLIC_TABLES_PER_HOUR": "100000",
