@@ -37,7 +37,7 @@ def insert_holders(game_id: str, rows: Sequence[HolderRow]) -> Work:
     def work(session: Session) -> None:
         if rows:
             session.execute(
-                insert(SeatHolder.__table__),
+                insert(SeatHolder),
                 [
                     {
                         "game_id": game_id,
