@@ -48,9 +48,13 @@ async def read_key(session: AsyncSession) -> KeyPair | None:
     return None if row is None else KeyPair(row.private_pem, row.public_key)
 
 
+MAX_PER_IDENTITY = 10  # browsers one player may have notifications in; the oldest go first
+
+
 def save_subscription(row: SubscriptionRow) -> Work:
     """The browser's subscription, for this identity (a browser has one endpoint: the same
-    endpoint given again, by whoever, replaces what was kept)."""
+    endpoint given again, by whoever, replaces what was kept). An identity keeps its newest
+    ``MAX_PER_IDENTITY``: one player cannot make the server post to many addresses."""
 
     def work(session: Session) -> None:
         session.execute(delete(PushSubscription).where(PushSubscription.endpoint == row.endpoint))
@@ -61,6 +65,15 @@ def save_subscription(row: SubscriptionRow) -> Work:
                 p256dh=row.p256dh,
                 auth=row.auth,
                 lang=row.lang,
+            )
+        )
+        session.flush()
+        kept = select(PushSubscription.id).where(PushSubscription.identity_id == row.identity_id)
+        newest = kept.order_by(PushSubscription.id.desc()).limit(MAX_PER_IDENTITY)
+        session.execute(
+            delete(PushSubscription).where(
+                PushSubscription.identity_id == row.identity_id,
+                PushSubscription.id.not_in(newest.scalar_subquery()),
             )
         )
 

@@ -280,6 +280,19 @@ async def test_turned_off_and_bad_subscriptions(server, push_service) -> None:
     assert body == {"subscribed": False}
 
 
+async def test_a_player_keeps_notifications_in_ten_browsers_at_most(server, push_service) -> None:
+    browser = await Browser.new(server)
+    subs = [Subscription(push_service, f"many-{i}") for i in range(12)]
+    for sub in subs:
+        status, _ = await browser.post("/api/push/subscribe", sub.json())
+        assert status == 200
+    kept = []
+    for sub in subs:
+        _, body = await browser.post("/api/push/status", {"endpoint": sub.endpoint})
+        kept.append(body["subscribed"])
+    assert kept == [False, False] + [True] * 10  # the two oldest were dropped
+
+
 def test_endpoints_are_https_on_public_addresses() -> None:
     check_endpoint("https://push.example.org/send/abc", insecure=False)
     for endpoint in (
