@@ -286,7 +286,9 @@ async def pg_backup(settings: Settings, target: Path, *, wait_lock: bool = True)
             try:
                 await conn.execute(text("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
                 snapshot = await conn.scalar(text("SELECT pg_export_snapshot()"))
-                figures = _figures((await conn.execute(text(FIGURES_SQL))).one())
+                figures = Figures(0, 0, 0, None)
+                if await conn.scalar(text("SELECT to_regclass('actions') IS NOT NULL")):
+                    figures = _figures((await conn.execute(text(FIGURES_SQL))).one())
                 proc = await asyncio.create_subprocess_exec(
                     pg_dump,
                     "--format=custom",

@@ -262,6 +262,29 @@ async def test_restore_refuses_a_damaged_or_foreign_file(migrated_database_url, 
     assert "the previous database is kept in" in result.stdout
 
 
+async def test_restore_into_an_empty_database(migrated_database_url, tmp_path):
+    """A new machine: the database is empty (or missing), and the backup brings it all."""
+    url = migrated_database_url
+    result = atout(url, "backup", "--to", str(tmp_path / "b"))
+    assert result.returncode == 0, result.stderr
+    [taken] = bk.list_backups(tmp_path / "b")
+    if url.startswith("sqlite"):
+        db = Path(url.split("///", 1)[1])
+        for path in db.parent.glob(db.name + "*"):
+            if not path.name.endswith(".lock"):
+                path.unlink()
+    else:
+        from tests.conftest import wipe_database
+
+        await asyncio.to_thread(wipe_database, url)
+    result = atout(url, "restore", str(taken.path), ATOUT_BACKUP_DIR=str(tmp_path / "kept"))
+    assert result.returncode == 0, result.stderr
+    assert "restored" in result.stdout and "0 games" in result.stdout
+    from app.persistence.migrate import current_revision, head_revision
+
+    assert current_revision(url) == head_revision()
+
+
 def test_missing_postgresql_tools_say_how_to_get_them(tmp_path):
     url = "postgresql+asyncpg://postgres@127.0.0.1:1/nothing"
     result = atout(url, "backup", "--to", str(tmp_path), ATOUT_PG_BIN_DIR=str(tmp_path))
