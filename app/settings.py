@@ -285,6 +285,14 @@ class Settings(BaseSettings):
             return [str(item).strip().rstrip("/") for item in value if str(item).strip()]
         return value
 
+    @field_validator("vapid_contact")
+    @classmethod
+    def _vapid_contact(cls, value: str) -> str:
+        value = value.strip()
+        if value and not value.startswith(("mailto:", "https://")):
+            raise ValueError("ATOUT_VAPID_CONTACT is mailto:you@example.org or an https:// URL")
+        return value
+
     @field_validator("public_base_url")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:

@@ -117,7 +117,15 @@ class PushService:
 
     @property
     def contact(self) -> str:
-        return str(self.settings.vapid_contact or self.settings.public_base_url)
+        """The VAPID ``sub``: ATOUT_VAPID_CONTACT; else the server's address when it is
+        https; else a mailto: at its host (push services accept mailto: and https: only)."""
+        if self.settings.vapid_contact:
+            return str(self.settings.vapid_contact)
+        base = str(self.settings.public_base_url or "")
+        if base.startswith("https://"):
+            return base
+        host = urlsplit(base).hostname or "localhost"
+        return f"mailto:atout@{host}"
 
     # ------------------------------------------------------------------ the room's hooks
 
@@ -254,7 +262,12 @@ class PushService:
             log.info("push refused", extra={"event": "push_refused", "status": status})
             return
         except Exception as exc:
-            log.info("push failed: %s", type(exc).__name__, extra={"event": "push_failed"})
+            log.info(
+                "push failed: %s: %s",
+                type(exc).__name__,
+                str(exc)[:200],
+                extra={"event": "push_failed"},
+            )
             return
         self.sent += 1
 

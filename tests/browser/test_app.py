@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .driver import choose_game, open_home, play_to, start
+from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -99,3 +99,54 @@ def test_the_notifications_switch_on_the_profile_and_at_the_table(server, chromi
         assert not page.locator("#setting-push").is_checked()
     finally:
         context.close()
+
+
+def test_a_hidden_table_page_gets_a_push_when_its_turn_comes(live_server, chromium) -> None:
+    """The table page says it is hidden (its visibility emulated: a headless page is always
+    visible), the player's turn comes back after the computers played: the fake push service
+    on 127.0.0.1 gets the notification, which the test decrypts. The subscription is the one a
+    browser's push manager would make (Chromium has no push service in a private window), given
+    with the page's own cookie."""
+    from tests.web.test_push import PushService, Subscription
+
+    service = PushService()
+    server = live_server(env={"ATOUT_PUSH_INSECURE_ENDPOINTS": "1"})
+    context = chromium.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    try:
+        open_home(page, server.base_url)
+        choose_game(page, "classic")
+        start(page, "computer")
+        sub = Subscription(service, "browser")
+        status = page.evaluate(
+            """async (body) => (await fetch('/api/push/subscribe', {method: 'POST',
+                 headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).status""",
+            sub.json(),
+        )
+        assert status == 200
+        state = play_to_turn(page)
+        page.evaluate(
+            """() => { Object.defineProperty(document, 'visibilityState',
+                         {value: 'hidden', configurable: true});
+                       document.dispatchEvent(new Event('visibilitychange')); }"""
+        )
+        take_turn(page, state)
+        # (no ATOUT_VAPID_CONTACT: the contact is a mailto: at the server's host)
+        with service.changed:
+            assert service.changed.wait_for(lambda: len(service.received) >= 1, 30)
+        message = sub.read(service.received[0][2])
+        assert message["kind"] == "turn" and message["title"] == "Your turn"
+        assert message["url"] == page.url.split("?")[0]
+    finally:
+        context.close()
+        service.stop()
+
+
+def play_to_turn(page: Any) -> str:
+    """Play until the page asks for a bid or a card (a deal's end agreed to on the way)."""
+    for _ in range(50):
+        state = wait_state(page)
+        if state.startswith("turn:"):
+            return state
+        take_turn(page, state)
+    raise AssertionError("no turn came")

@@ -293,6 +293,26 @@ async def test_a_player_keeps_notifications_in_ten_browsers_at_most(server, push
     assert kept == [False, False] + [True] * 10  # the two oldest were dropped
 
 
+def test_the_contact_push_services_are_given() -> None:
+    """Push services take a mailto: or an https: contact only: without ATOUT_VAPID_CONTACT, an
+    https server gives its address, any other a mailto: at its host; a bad setting stops the
+    server at start rather than every push."""
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+    from app.web.push import PushService
+
+    def contact(**values: str) -> str:
+        settings = Settings(_env_file=None, **values)  # type: ignore[arg-type]
+        return PushService(settings, None, None).contact
+
+    assert contact(public_base_url="http://127.0.0.1:8741") == "mailto:atout@127.0.0.1"
+    assert contact(public_base_url="https://belote.example.org") == "https://belote.example.org"
+    assert contact(vapid_contact="mailto:me@example.org") == "mailto:me@example.org"
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, vapid_contact="me@example.org")  # type: ignore[call-arg]
+
+
 def test_endpoints_are_https_on_public_addresses() -> None:
     check_endpoint("https://push.example.org/send/abc", insecure=False)
     for endpoint in (
