@@ -417,6 +417,18 @@ def test_one_tap_starts_a_game_at_every_size(server, chromium, lang) -> None:
         assert left >= 0 and top >= 0 and right <= m["vw"] and bottom <= m["vh"], (lang, width, m)
         assert all(m["pillsInside"]), (lang, width, m)
         assert m["scrollWidth"] <= m["vw"], (lang, width, m)
+        if (width, height) == (390, 844):
+            # the three ways to play, above the fold; the friends' two switches side by side
+            # with nothing else, one under the other
+            for mode in ("computer", "friends", "local"):
+                box = page.locator(f"#play-{mode}").bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, (lang, mode, box)
+            checks = [c.bounding_box() for c in page.locator(".mode-friends .check").all()]
+            for i, a in enumerate(checks):
+                for b in checks[i + 1 :]:
+                    assert (
+                        a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5
+                    )
         if (width, height) == (844, 390):
             page.tap("#play-computer")  # one tap, nothing scrolled
             page.wait_for_url("**/g/**")
