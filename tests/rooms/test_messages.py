@@ -55,7 +55,7 @@ def test_the_schema_names_every_message_and_event() -> None:
     update = schema["$defs"]["UpdateOut"]["properties"]["events"]["items"]
     assert set(update["discriminator"]["mapping"]) == set(out.event_types())
     assert (
-        len(out.event_types()) == 20
+        len(out.event_types()) == 21
     )  # declining the bela-2p exchange is no event: nothing happens
 
 
