@@ -343,9 +343,7 @@ class Tournament(Base):
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     # the automatic daily event's key ("<variant>:<date>"): one per variant and day
     daily_key: Mapped[str | None] = mapped_column(String(40), unique=True)
-    created_by: Mapped[int | None] = mapped_column(
-        ForeignKey("identities.id", ondelete="SET NULL")
-    )
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("identities.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
@@ -397,9 +395,7 @@ class TournamentTable(Base):
     identity_id: Mapped[int | None] = mapped_column(
         ForeignKey("identities.id", ondelete="SET NULL")
     )
-    game_id: Mapped[str] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), unique=True
-    )
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
