@@ -129,6 +129,10 @@ def test_a_short_match_earns_xp_then_replay_download_and_import(
     page.set_input_files("#import-file", str(bad_path))
     page.click("#import-submit")
     page.wait_for_selector("#replay-app[data-state=error]")
-    assert f"deal 0, action {len(actions) - 2}: " in page.inner_text("#replay-error")
+    # worded in the page's language, deals and moves counted from 1 (the engine's deal 0,
+    # action len - 2): the swapped card is played out of turn
+    detail = page.locator("#replay-error .error-detail")
+    assert detail.get_attribute("data-fault") == "not_to_act"
+    assert detail.inner_text().startswith(f"Deal 1, move {len(actions) - 1}: ")
     assert [e for e in errors if "422" not in e] == []  # the browser logs the refused upload
     context.close()
