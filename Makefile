@@ -7,6 +7,9 @@ CHROMIUM ?= /usr/bin/chromium
 # loadfile), so its module-scoped browser and server start once. PYTEST_WORKERS=0: serially.
 PYTEST_WORKERS ?= logical
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
+# make test-db runs serially by default: its scale-out tests start clusters of processes and a
+# proxy, with recovery bounds that two clusters sharing two cores would not keep
+PYTEST_DB_WORKERS ?= 0
 
 # Stamps: the venv is reinstalled only when pyproject.toml, setup.py or the solver's C extension
 # (app/bots/_dds.c, built in place by the editable install) is newer than the stamp.
@@ -37,10 +40,11 @@ test: $(TEST_STAMP) chromium
 	$(VENV)/bin/pytest $(PYTEST_PARALLEL)
 
 ## test-db: the database-facing tests against $$ATOUT_DATABASE_URL (CI points it at PostgreSQL);
-## each xdist worker uses its own database beside it (<name>_gw0, <name>_gw1, ...)
+## serially unless PYTEST_DB_WORKERS is set; each xdist worker then uses its own database beside
+## it (<name>_gw0, <name>_gw1, ...)
 test-db: $(TEST_STAMP)
 	@test -n "$$ATOUT_DATABASE_URL" || { echo "make test-db: set ATOUT_DATABASE_URL, e.g. postgresql+asyncpg://postgres@127.0.0.1:54329/atout_test" >&2; exit 1; }
-	$(VENV)/bin/pytest $(PYTEST_PARALLEL) -m db
+	$(VENV)/bin/pytest -n $(PYTEST_DB_WORKERS) --dist loadfile -m db
 
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
