@@ -171,6 +171,15 @@ def test_the_duels_new_deal_button_is_whole_at_every_size(server, chromium) -> N
     context.close()
 
 
+def one_line(page: Any, selector: str) -> tuple[float, float]:
+    """The elements side by side on one line (none below another): that line's top and bottom."""
+    found = rects(page, selector)
+    assert found, selector
+    tops = [r["top"] for r in found]
+    assert max(tops) - min(tops) < max(r["height"] for r in found), (selector, found)
+    return min(tops), max(r["bottom"] for r in found)
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_the_three_ways_to_play_are_above_the_fold(server, chromium, language) -> None:
     for width, height in ((390, 844), (1366, 768)):
@@ -182,10 +191,17 @@ def test_the_three_ways_to_play_are_above_the_fold(server, chromium, language) -
         for mode in ("computer", "friends", "local"):
             box = rects(page, f"#play-{mode}")[0]
             assert on_screen(page, box), (language, width, mode, box)
-        # the header is one line: its links side by side, not stacked
-        tops = [r["top"] for r in rects(page, ".site-header a, .site-header select")]
-        heights = [r["height"] for r in rects(page, ".site-header a, .site-header select")]
-        assert max(tops) - min(tops) < max(heights), (language, width, tops)
+        # the header's links side by side, not stacked: one line on a wide screen; on a phone
+        # (since the nav gained "Tournaments") the brand and the language on the first line,
+        # the nav's links together on a second one right under it, and no third
+        if width > 600:
+            one_line(page, ".site-header a, .site-header select")
+        else:
+            first = one_line(page, ".site-header .brand, .site-header select")
+            second = one_line(page, ".site-header .site-nav a")
+            assert first[1] - 1 <= second[0] <= first[1] + 8, (language, first, second)
+            header = rects(page, ".site-header")[0]
+            assert header["bottom"] <= second[1] + 12, (language, header, second)
         # one tap: the default game starts against the computer
         if width == 390:
             page.click("#play-computer")
