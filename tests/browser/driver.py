@@ -110,14 +110,19 @@ def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None
         controls.locator("button[data-action=discard]:not([disabled])").click()
         log.append("discard")
     elif state == "turn:play":
+        # ``state`` was read a moment ago: the server may have played a forced card since
+        turn = card_turn(page)
         if controls.locator("button[data-action=exchange]").count():
             controls.locator("button[data-action=exchange]").click()  # bela 2p, offered once
             log.append("exchange")
-        elif plays_itself(page):
+        elif turn["forced"]:
             # "Play forced cards for me" (on by default): the only card is played by the server
-            version = page.evaluate("window.atoutTable.state.version")
-            page.wait_for_function("(v) => window.atoutTable.state.version > v", arg=version)
+            page.wait_for_function(
+                "(v) => window.atoutTable.state.version > v", arg=turn["version"]
+            )
             log.append("auto")
+        elif not turn["cards"]:
+            log.append("gone")  # it was played for the seat already; the caller reads again
         elif controls.locator("button[data-action=call]").count():
             controls.locator("button[data-action=suggest]").first.click()
             controls.locator("button[data-action=call]:not([disabled])").click()
@@ -152,15 +157,24 @@ def bar_button(page: Any, selector: str) -> None:
     page.click(selector)
 
 
+# One reading of the page's state, so that the version and the turn agree: the seat's legal
+# cards now, and whether the server plays its only card for it (the forced-cards setting).
+CARD_TURN_JS = """() => { const s = window.atoutTable.state, v = s.view;
+  const cards = v && v.phase === 'play' ? v.legal.filter(a => a.type === 'play').length : 0;
+  const forced = localStorage.getItem('atout.autoPlay') !== '0' && cards === 1
+    && v.legal.length === 1;
+  return {version: s.version, cards: cards, forced: forced}; }"""
+
+
+def card_turn(page: Any) -> dict[str, Any]:
+    """``version``, ``cards`` (how many cards the seat may play now) and ``forced`` (the server
+    plays its only card for it), read at once."""
+    return dict(page.evaluate(CARD_TURN_JS))
+
+
 def plays_itself(page: Any) -> bool:
     """Whether the server plays the seat's only card for it now (the forced-cards setting)."""
-    return bool(
-        page.evaluate(
-            """() => { const v = window.atoutTable.state.view;
-                 return localStorage.getItem('atout.autoPlay') !== '0' && !!v
-                   && v.phase === 'play' && v.legal.length === 1 && v.legal[0].type === 'play'; }"""
-        )
-    )
+    return bool(card_turn(page)["forced"])
 
 
 def phase(page: Any) -> str:

@@ -72,12 +72,11 @@ def test_friends_play_a_duel_agree_to_a_new_deal_and_reload(server, chromium) ->
         )
 
     play_duel_turns(host, guest, lambda: deals() >= 1)
-    # a new deal needs both players
+    # a new deal needs both players. The deal's summary opens first, once its last trick has
+    # been on show, and is the one way on: "New deal" is not offered before it
     for page in (host, guest):
-        if page.locator("#dlg-deal").is_visible():
-            page.locator("#dlg-deal [data-action=next_deal]").click()
-        else:
-            page.locator("#controls [data-action=next_deal]").click()
+        page.wait_for_selector("#dlg-deal[open] [data-action=next_deal]")
+        page.locator("#dlg-deal [data-action=next_deal]").click()
     host.wait_for_function("() => window.atoutTable.state.view.phase === 'bidding'")
     play_duel_turns(host, guest, lambda: host.locator("#trick .slot").count() > 0 or deals() > 1)
     # the guest reloads mid-deal: same seat, same cards

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import screenshot
-from .driver import bar_button, choose_game, open_home, start, take_turn, wait_state
+from .driver import bar_button, card_turn, choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -300,10 +300,14 @@ def test_trump_badge_names_coinche_and_contra(server, chromium) -> None:
 
 
 def play_turn_with_taps(page: Any) -> None:
+    """Play on to a turn where the seat chooses its card: a forced card is played by the server
+    (after 0.1 s on a test server), which a tap would race."""
     for _ in range(60):
         state = wait_state(page)
         if state == "turn:play" and not page.locator("#controls [data-action=call]").count():
-            return
+            turn = card_turn(page)
+            if turn["cards"] and not turn["forced"]:
+                return
         take_turn(page, state)
     raise AssertionError("no turn to play a card")
 
