@@ -75,7 +75,11 @@ def _view(page: Any) -> dict[str, Any]:
 
 def _to_the_exchange(chromium: Any, server: Any, holder: str) -> tuple[Any, str, int]:
     """A game against the computer on the fixed deck, up to the human's first card."""
-    page = chromium.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    # the human plays his forced cards himself: the computer leads 8D to the dealer, whose KD
+    # must beat it, and the server would play that only card for him before the test looks
+    context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
+    page = context.new_page()
     open_home(page, server.base_url)
     choose_game(page, "bela", players=2)
     start(page, "computer")
