@@ -126,18 +126,19 @@ def postgresql_session_settings(
     "What PostgreSQL enforces"), so that a process that freezes or whose machine is lost
     never pins a room's lease row for longer than the lease:
 
-    * ``idle_in_transaction_session_timeout``, half a lease (at least 1 s): a process frozen
+    * ``idle_in_transaction_session_timeout``, one lease (at least 1 s): a process frozen
       inside a transaction (SIGSTOP, a stuck VM, a long pause) has its session ended by the
-      server, and with it the row locks that would hold another process's takeover back. The
-      writer never waits between the statements of a transaction, so only a stalled process
-      reaches it; the fence refuses whatever it does when it wakes.
+      server, and with it the row locks that would hold another process's takeover back, by
+      the time its lease has expired anyway (the last renewal it committed was before the
+      freeze). A process stalled that long has lost its rooms already, so a busy but live one
+      never reaches it; the fence refuses whatever a woken one does.
     * ``statement_timeout``: no statement runs or queues for longer than this.
     * TCP keepalives (``tcp_keepalives_idle``/``interval``/``count``): the server notices a
       lost peer in about 25 s and ends its session (and its liveness lock), instead of
       waiting for the kernel's two hours.
 
     A takeover also sets ``lock_timeout`` on its own transaction (leases.py ``acquire``)."""
-    idle_ms = max(1000, int(lease_seconds * 1000 / 2))
+    idle_ms = max(1000, int(lease_seconds * 1000))
     return {
         "idle_in_transaction_session_timeout": str(idle_ms),
         "statement_timeout": str(int(statement_timeout_seconds * 1000)),
