@@ -337,6 +337,8 @@ async def check(database_url: str, table: Table) -> tuple[int, int, int]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    import websockets
+
     from app.bench.load import machine
 
     workdir = Path(tempfile.mkdtemp(prefix="atout-failover-"))
@@ -409,7 +411,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 while not any(c.my_turn() for c in table.clients):
                     await step(table)
                 node.freeze_in_write()
-                await table.move(in_flight=True)  # its write stops, the row locked
+                try:
+                    await table.move(in_flight=True)  # its write stops, the row locked
+                except (Closed, websockets.exceptions.ConnectionClosed):
+                    # a handover closed the socket just now: send the move again
+                    await table.connect(60, open_timeout=1.0)
+                    await table.move(in_flight=True)
                 frozen_at = time.monotonic()
                 while not node.stopped():
                     await asyncio.sleep(0.005)
