@@ -365,8 +365,7 @@ def live_server(
 
     - ``database_url``: default a new SQLite file for this server.
     - ``env``: extra environment variables (strings) on top of the defaults
-      ``ATOUT_BOT_DELAY_MS=0``, ``ATOUT_AUTO_PLAY_SECONDS=0.1``, ``ATOUT_LOG_LEVEL=INFO`` and
-      ``ATOUT_PUBLIC_BASE_URL``.
+      ``ATOUT_BOT_DELAY_MS=0``, ``ATOUT_LOG_LEVEL=INFO`` and ``ATOUT_PUBLIC_BASE_URL``.
       ATOUT_* variables of the pytest process itself are not passed on.
     - ``migrate``: run ``alembic upgrade head`` on the database first.
     - ``start``: set False to get the LiveServer unstarted (call ``.start()``).
@@ -390,9 +389,6 @@ def live_server(
             {
                 "ATOUT_DATABASE_URL": url,
                 "ATOUT_BOT_DELAY_MS": "0",
-                # a player's only legal card is played for them 0.1 s after the turn comes,
-                # not 0.8 s: a browser test's match waits less for the same checks
-                "ATOUT_AUTO_PLAY_SECONDS": "0.1",
                 "ATOUT_LOG_LEVEL": "INFO",
                 "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
                 # PostgreSQL: a restart on the same port is the same node: it takes its room

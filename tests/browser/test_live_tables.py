@@ -414,8 +414,7 @@ def test_forced_cards_play_themselves_only_with_the_setting_on(
         # what the server plays for the player, marked "auto", is only ever a card
         assert {e["type"] for e in by_events(page, seat, "auto")} == {"card_played"}
     else:
-        # the server would have played it by now (ATOUT_AUTO_PLAY_SECONDS is 0.1 in tests)
-        page.wait_for_timeout(1_500)
+        page.wait_for_timeout(2_500)  # the server would have played it by now
         assert single_card_turn(page)
         assert by_events(page, seat, "auto") == []
     assert errors == []
