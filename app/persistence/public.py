@@ -17,8 +17,8 @@ from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from app.persistence.models import Game, GameSeat, PlayerProfile, PlayerRating, SeatHolder, utcnow
-from app.persistence.repository import GameRow, SeatRow, Work, _game_row, _seat_row
+from app.persistence.models import Game, PlayerProfile, PlayerRating, SeatHolder, utcnow
+from app.persistence.repository import GameRow, SeatRow, Work, with_seats
 
 
 @dataclass(frozen=True)
@@ -88,23 +88,7 @@ async def public_games(
             return []
         query = query.where(Game.id.in_(ids))
     games = (await session.execute(query)).scalars().all()
-    if not games:
-        return []
-    seats = (
-        (
-            await session.execute(
-                select(GameSeat)
-                .where(GameSeat.game_id.in_([g.id for g in games]))
-                .order_by(GameSeat.game_id, GameSeat.seat)
-            )
-        )
-        .scalars()
-        .all()
-    )
-    by_game: dict[str, list[SeatRow]] = {}
-    for s in seats:
-        by_game.setdefault(s.game_id, []).append(_seat_row(s))
-    return [(_game_row(g), by_game.get(g.id, [])) for g in games]
+    return await with_seats(session, games)
 
 
 async def xp_of(session: AsyncSession, identity_ids: Iterable[int]) -> dict[int, int]:

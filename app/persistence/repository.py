@@ -411,6 +411,13 @@ async def games_of_identity(
     if not include_finished:
         query = query.where(Game.status != "finished")
     games = (await session.execute(query.order_by(Game.updated_at.desc()))).scalars().all()
+    return await with_seats(session, games)
+
+
+async def with_seats(
+    session: AsyncSession, games: Sequence[Game]
+) -> list[tuple[GameRow, list[SeatRow]]]:
+    """Each game's row with its seats in seat order, read in one query, the games' order kept."""
     if not games:
         return []
     seat_rows = (
