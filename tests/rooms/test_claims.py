@@ -245,7 +245,8 @@ async def manager(migrated_database_url: str) -> AsyncIterator[RoomManager]:
     engine = create_engine_from_url(migrated_database_url)
     writer = CommitQueue(engine)
     await writer.start()
-    rooms = RoomManager(settings(), create_sessionmaker(engine), writer, None)
+    # seeded decks and bots (ATOUT_TEST_SEED): the same deals at every run
+    rooms = RoomManager(settings(test_seed=2026), create_sessionmaker(engine), writer, None)
     try:
         yield rooms
     finally:
@@ -264,7 +265,7 @@ async def test_a_restart_in_the_middle_of_a_play_out_goes_on_from_the_record(
     token = repo.hash_token("claim-restart")
     host_id = await manager.writer.submit(repo.insert_identity(token))
     created = await manager.create_game(
-        host_id, "Host", GameSpec("classic", None, {"target": 501}, "local")
+        host_id, "Host", GameSpec("classic", None, {"target": 5000}, "local")
     )
     room = await manager.get(created.game_id)
     assert room is not None
