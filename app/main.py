@@ -16,7 +16,6 @@ from fastapi.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__, metrics
-from app.dependencies import engine_of
 from app.logging import configure_logging
 from app.persistence.db import (
     create_sessionmaker,
@@ -28,6 +27,7 @@ from app.persistence.db import (
 from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
 from app.web import admin, analysis, moderation, pages, players, runtime, tournaments
+from app.web.deps import engine_of
 
 # The repository root: templates/, static/, migrations/ live beside app/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

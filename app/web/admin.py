@@ -39,20 +39,20 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException
 
 from app import __version__, metrics
-from app.dependencies import (
+from app.persistence import admin as store
+from app.persistence import backup as backups
+from app.persistence.db import sqlite_file
+from app.persistence.models import GameAction
+from app.persistence.players import read
+from app.players.identities import clean_name
+from app.web import moderation
+from app.web.deps import (
     engine_of,
     rooms_of,
     sessionmaker_of,
     settings_of,
     writer_of,
 )
-from app.persistence import admin as store
-from app.persistence import backup as backups
-from app.persistence.db import sqlite_file
-from app.persistence.models import GameAction
-from app.persistence.players import read
-from app.web import moderation
-from app.web.identity import clean_name
 from app.web.pages import language_of, render
 
 log = logging.getLogger("atout.admin")

@@ -1,6 +1,6 @@
 """The JSON API of docs/protocol.md (``/api/...``) and what the HTML pages ask the rooms.
 
-Errors are ``{"error": {"code", "message"}}`` with a 4xx status (``ApiError``). The pages use
+Errors are ``{"error": {"code", "message"}}`` with a 4xx status (``app.web.errors.ApiError``). The pages use
 ``page_access`` (join or reclaim a seat, or see whether the table is full).
 """
 
@@ -15,28 +15,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import metrics
-from app.dependencies import IdentitiesDep, RoomsDep, SettingsDep, rooms_of
+from app.players.identities import CurrentIdentity
 from app.rooms import CommandError, GameSpec, RoomManager, SeatSpec
 from app.rooms.room import JoinResult
-from app.web.identity import (
-    CurrentIdentity,
-    IdentityDep,
-    ViewerDep,
-    get_identity,
-    identity_from_cookie,
-)
+from app.web.deps import IdentitiesDep, RoomsDep, SettingsDep, rooms_of
+from app.web.errors import ApiError, from_command
+from app.web.identity import IdentityDep, ViewerDep, get_identity, identity_from_cookie
 from app.web.messages import CreateGameBody, JoinBody, NameBody, SeatsBody
 
 router = APIRouter(prefix="/api", tags=["api"])
-
-STATUS_OF = {
-    "not_found": 404,
-    "not_allowed": 403,
-    "not_host": 403,
-    "table_full": 403,
-    "busy": 503,
-}
-
 
 # A body field refused by its model → the error code of that field (docs/protocol.md,
 # "CreateGame"); any other malformed request is ``invalid_request``.
@@ -50,18 +37,6 @@ FIELD_ERRORS = {
     "name": "invalid_name",
     "names": "invalid_name",
 }
-
-
-class ApiError(Exception):
-    """An error answer; ``data`` (optional) is more of it as data, beside code and message."""
-
-    def __init__(self, status: int, code: str, message: str, data: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.status, self.code, self.message, self.data = status, code, message, data
-
-
-def _from_command(exc: CommandError) -> ApiError:
-    return ApiError(STATUS_OF.get(exc.code, 422), exc.code, exc.message)
 
 
 def _join_json(result: JoinResult) -> dict[str, Any]:
@@ -166,7 +141,7 @@ async def create_game(
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)
     except CommandError as exc:
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     url = settings.game_url(room.game_id, str(request.base_url))
     return {"game_id": room.game_id, "url": url, "seat": 0, "status": room.status}
 
@@ -214,7 +189,7 @@ async def move_seats(
             game_id, lambda room: room.swap_seats(identity.id, pairs)
         )
     except CommandError as exc:
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     return {"room": room_json}
 
 
@@ -224,7 +199,7 @@ async def record(game_id: str, identity: ViewerDep, rooms: RoomsDep) -> dict[str
     try:
         result: dict[str, Any] = await room.record_for(identity.id)
     except CommandError as exc:
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     return result
 
 

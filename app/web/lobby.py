@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 from pydantic import ValidationError as PydanticValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from app.dependencies import IdentitiesDep, RoomsDep, SettingsDep
 from app.persistence import public as store
 from app.persistence.models import utcnow
 from app.players.levels import level_for
@@ -38,7 +37,8 @@ from app.rooms import CommandError, GameSpec, RoomManager
 from app.rooms.lobby import Lobby
 from app.rooms.messages import error, pong
 from app.web import moderation
-from app.web.api import ApiError, _from_command
+from app.web.deps import IdentitiesDep, RoomsDep, SettingsDep
+from app.web.errors import ApiError, from_command
 from app.web.identity import IdentityDep, ViewerDep, identity_from_cookie
 from app.web.ws import CLOSE_POLICY, TokenBucket, origin_allowed
 
@@ -204,7 +204,7 @@ async def _create_public(
     try:
         room = await rooms.create_game(identity.id, identity.name, spec)
     except CommandError as exc:
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     await lobby.refresh([room.game_id])
     return {"candidates": [], "created": {"game_id": room.game_id, "url": room.url}}
 
@@ -226,7 +226,7 @@ async def sit(
     except CommandError as exc:
         if exc.code == "seat_taken":
             raise ApiError(409, exc.code, exc.message) from None
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     return {**result, "url": rooms.services.url(game_id)}
 
 
@@ -246,7 +246,7 @@ async def set_public(
             game_id, lambda room: room.set_public(identity.id, body.public, body.rated)
         )
     except CommandError as exc:
-        raise _from_command(exc) from None
+        raise from_command(exc) from None
     return {"public": body.public}
 
 

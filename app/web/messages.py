@@ -38,9 +38,9 @@ from pydantic import (
     model_validator,
 )
 
+from app.players.identities import clean_name
 from app.rooms.actions import ACTION_TYPES, EngineAction
 from app.rooms.chat import EMOTES, MAX_TEXT, PHRASES, clean_text
-from app.web.identity import clean_name
 
 MAX_FRAME_BYTES = 16 * 1024  # larger frames: error frame_too_large, then close 1009
 TRANSPORT_MAX_FRAME_BYTES = 64 * 1024  # uvicorn closes (1009) beyond this without reading

@@ -27,7 +27,6 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from app.dependencies import rooms_of, sessionmaker_of, writer_of
 from app.persistence import models
 from app.persistence import repository as repo
 from app.persistence.admin_tables import Block
@@ -41,7 +40,8 @@ from app.persistence.models import (
     TransferCode,
 )
 from app.persistence.players import read
-from app.web.api import ApiError
+from app.web.deps import rooms_of, sessionmaker_of, writer_of
+from app.web.errors import ApiError
 from app.web.identity import COOKIE, ViewerDep
 
 router = APIRouter(prefix="/api", tags=["api"])

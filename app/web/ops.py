@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import metrics
-from app.dependencies import SettingsDep
+from app.web.deps import SettingsDep
 
 router = APIRouter(include_in_schema=False)
 

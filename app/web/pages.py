@@ -16,9 +16,9 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import __version__
-from app.dependencies import templates_of
 from app.engine import VARIANTS, get_rules
 from app.web.api import page_access
+from app.web.deps import templates_of
 from app.web.i18n import LANGUAGE_COOKIE, LANGUAGES, catalog, negotiate, translate
 from app.web.security import SecurityHeadersMiddleware
 

@@ -21,16 +21,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.dependencies import IdentitiesDep, RoomsDep, SessionDep, WriterDep
 from app.engine.record import RecordRuleError, RecordSchemaError
 from app.persistence import players as store
 from app.persistence.repository import hash_token
 from app.players import service
 from app.players.frames import game_id_in_meta, replay_frames, seats_in_meta
+from app.players.identities import TOKEN_BYTES
 from app.players.ratings import FAMILIES
 from app.rooms import CommandError, RoomManager
-from app.web.api import ApiError
-from app.web.identity import SCOPE_KEY, TOKEN_BYTES, IdentityDep, ViewerDep
+from app.web.deps import IdentitiesDep, RoomsDep, SessionDep, WriterDep
+from app.web.errors import ApiError
+from app.web.identity import SCOPE_KEY, IdentityDep, ViewerDep
 from app.web.pages import render, script_json
 
 log = logging.getLogger("atout.players")

@@ -40,11 +40,11 @@ from py_vapid import Vapid02
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pywebpush import WebPushException, webpush_async
 
-from app.dependencies import SettingsDep
 from app.engine import Phase
 from app.persistence import push as store
 from app.rooms.model import Mode, Status
-from app.web.api import ApiError
+from app.web.deps import SettingsDep
+from app.web.errors import ApiError
 from app.web.i18n import LANGUAGES, translate
 from app.web.identity import IdentityDep
 

@@ -22,11 +22,11 @@ from fastapi import APIRouter, FastAPI, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.dependencies import sessionmaker_of, writer_of
 from app.persistence import admin as store
 from app.persistence.models import ChatMessage, Game, GameSeat
 from app.persistence.players import read
-from app.web.api import ApiError
+from app.web.deps import sessionmaker_of, writer_of
+from app.web.errors import ApiError
 from app.web.identity import ViewerDep
 
 REASONS = ("abuse", "cheating", "spam", "name", "other")

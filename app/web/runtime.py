@@ -29,12 +29,13 @@ from app.persistence.backup import BackupSchedule
 from app.persistence.models import Identity
 from app.persistence.notify import Notifier
 from app.persistence.writer import CommitQueue
+from app.players.analyses import Analyses
 from app.players.awards import Awards, LevelCache
+from app.players.identities import Identities
 from app.rooms import RoomManager
 from app.settings import Settings
 from app.web import api, lobby, moderation, ops, push, ws
-from app.web.analysis import Analyses
-from app.web.identity import Identities, IdentityMiddleware
+from app.web.identity import IdentityMiddleware
 
 log = logging.getLogger("atout.web")
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from app.bots import LEVELS
 from app.engine import VARIANTS
 from app.tournaments.service import EventSpec, TournamentError, Tournaments
-from app.web.api import ApiError
+from app.web.errors import ApiError
 from app.web.identity import IdentityDep, ViewerDep, get_viewer
 from app.web.pages import render, script_json
 

@@ -15,8 +15,8 @@ from app.persistence.analysis import load_analysis
 from app.persistence.db import create_sessionmaker, open_database
 from app.persistence.models import Game
 from app.persistence.writer import CommitQueue
+from app.players.analyses import Analyses
 from app.settings import Settings
-from app.web.analysis import Analyses
 
 RECORD = json.loads((Path(__file__).resolve().parents[1] / "data" / "bela2.json").read_text())
 GAME = "analysisjobs1"

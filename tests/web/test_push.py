@@ -18,7 +18,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from app.web.push import ApiError, check_endpoint
+from app.web.errors import ApiError
+from app.web.push import check_endpoint
 from tests.web.conftest import start_server
 from tests.web.wsclient import TIMEOUT, Browser, Socket
 

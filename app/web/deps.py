@@ -14,7 +14,7 @@ after it; writes go through the writer (``WriterDep``), never through that sessi
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import Annotated, cast
 
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
@@ -22,12 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.persistence.writer import CommitQueue
+from app.players.analyses import Analyses
+from app.players.identities import Identities
 from app.rooms import RoomManager
 from app.settings import Settings
-
-if TYPE_CHECKING:  # app.web.identity and app.web.analysis read their parts through this module
-    from app.web.analysis import Analyses
-    from app.web.identity import Identities
 
 
 def settings_of(connection: HTTPConnection) -> Settings:
@@ -53,13 +51,13 @@ def rooms_of(connection: HTTPConnection) -> RoomManager:
 
 
 def identities_of(connection: HTTPConnection) -> Identities:
-    """Token to identity, with its cache (``app.web.identity``)."""
-    return cast("Identities", connection.app.state.identities)
+    """Token to identity, with its cache (``app.players.identities``)."""
+    return cast(Identities, connection.app.state.identities)
 
 
 def analyses_of(connection: HTTPConnection) -> Analyses:
-    """The deal analyses being computed (``app.web.analysis``)."""
-    return cast("Analyses", connection.app.state.analyses)
+    """The deal analyses being computed (``app.players.analyses``)."""
+    return cast(Analyses, connection.app.state.analyses)
 
 
 def templates_of(connection: HTTPConnection) -> Jinja2Templates:
@@ -76,5 +74,5 @@ SettingsDep = Annotated[Settings, Depends(settings_of)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 WriterDep = Annotated[CommitQueue, Depends(writer_of)]
 RoomsDep = Annotated[RoomManager, Depends(rooms_of)]
-IdentitiesDep = Annotated["Identities", Depends(identities_of)]
-AnalysesDep = Annotated["Analyses", Depends(analyses_of)]
+IdentitiesDep = Annotated[Identities, Depends(identities_of)]
+AnalysesDep = Annotated[Analyses, Depends(analyses_of)]
