@@ -27,8 +27,9 @@ from app.engine.actions import CAPOT, Bid, Double, Pass, Redouble, action_from_j
 from app.engine.cards import RK, RQ, SUIT_MASK, TRUMP_STRENGTH, card_list
 from app.engine.declarations import auto_declaration, best_bulgarian, best_unified
 from app.engine.play import PlayFlags
-from app.engine.scoring import DealFacts, score_deal
+from app.engine.scoring import DealFacts
 from app.engine.state import Contract
+from app.engine.variants import score_deal
 from app.engine.variants.base import DENOM_TRUMP
 
 from .knowledge import Knowledge

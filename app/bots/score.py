@@ -1,6 +1,6 @@
 """Deal outcome as the bots value it: the engine's scoring seen from one side.
 
-:class:`Scorer` wraps ``app.engine.scoring.score_deal`` for a fixed contract and fixed
+:class:`Scorer` wraps ``app.engine.variants.score_deal`` for a fixed contract and fixed
 declarations and belote, memoised on (card points per side, tricks per side), and turns
 the recorded points into one number for a side:
 
@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from app.engine.scoring import DealFacts, score_deal
+from app.engine.scoring import DealFacts
 from app.engine.state import Contract
+from app.engine.variants import score_deal
 
 TIE_BREAK = 0.02
 

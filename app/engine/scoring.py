@@ -6,9 +6,8 @@ The state machine gathers the facts of a played deal into a :class:`DealFacts`; 
 (:class:`DealScore`), including the reserve (classic litige, bulgarian hanging points, bela
 ``tie_rule = "hang"``), and ``Rules.match_end`` applies the end of the match.
 
-:func:`score_deal` and :func:`match_winner` reach a variant's scoring by its name (the bots
-score imagined deals this way): the variant registry (``variants/__init__.py``) fills
-:data:`SCORING` as it loads.
+``score_deal`` and ``match_winner``, which reach a variant's scoring by its name (the bots
+score imagined deals this way), are beside the registry, in ``variants/__init__.py``.
 
 Side indices are those of the state machine: 0/1 for partnerships and two players, the
 seat itself in three-player bela.
@@ -16,10 +15,7 @@ seat itself in three-player bela.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from .variants.base import Rules
+from typing import Any, NamedTuple
 
 SUIT_DENOMS = ("C", "D", "H", "S")
 DENOMS = SUIT_DENOMS + ("NT", "AT")
@@ -77,43 +73,6 @@ class DealScore(NamedTuple):
     # with a "kind" ("round10", "bg_whole", "bg_split") and its figures.  Treat it as
     # immutable: result_json hands out copies.
     rounding: dict[str, Any] | None
-
-
-# The scoring of every variant by its id, filled by the registry (variants/__init__.py).
-SCORING: dict[str, type[Rules]] = {}
-
-
-def score_deal(f: DealFacts) -> DealScore:
-    """Score one played deal of ``f.variant`` (thrown-in deals are never scored: the reserve
-    just waits)."""
-    rules = SCORING.get(f.variant)
-    if rules is None:
-        raise ValueError(f"unknown variant: {f.variant!r}")
-    return rules.score_facts(f)
-
-
-def match_winner(
-    variant: str,
-    totals: tuple[int, ...],
-    target: int | None,
-    valat_in_deal: bool = False,
-    valat_side: int | None = None,
-    valat_can_end_without_bonus: bool = False,
-    last_deal_recorded: tuple[int, ...] | None = None,
-) -> int | None:
-    """``variant``'s ``Rules.match_winner``: the side that wins the match after a recorded
-    deal, or None (play another deal)."""
-    rules = SCORING.get(variant)
-    if rules is None:
-        raise ValueError(f"unknown variant: {variant!r}")
-    return rules.match_winner(
-        totals,
-        target,
-        valat_in_deal,
-        valat_side,
-        valat_can_end_without_bonus,
-        last_deal_recorded,
-    )
 
 
 def top_at_target(totals: tuple[int, ...], target: int | None) -> int | None:

@@ -24,11 +24,15 @@ worked example; these are the places where the text pulls two ways or says nothi
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine.scoring import DealFacts, DealScore, match_winner, score_deal
+from app.engine.scoring import DealFacts, DealScore
+from app.engine.variants import get_rules, match_winner, score_deal
 from app.engine.variants.bulgarian import bg_round, bg_split
 from app.engine.variants.coinche import round10
 
@@ -75,7 +79,30 @@ def facts(
 
 
 def score(*args: object, **kwargs: object) -> DealScore:
-    return score_deal(facts(*args, **kwargs))  # type: ignore[arg-type]
+    return score_deal(facts(*args, **kwargs))
+
+
+def winner(
+    variant: str,
+    totals: tuple[int, ...],
+    target: int | None,
+    valat_side: int | None = None,
+    recorded: tuple[int, ...] | None = None,
+    can_end: bool = False,
+) -> int | None:
+    """The match's winner (``match_winner``, the variant's ``match_end``) after a deal that
+    was a capot/valat of ``valat_side`` if given, recording ``recorded`` (by default, 27 to
+    the valat side: more than its 9-point bonus), in a match to ``target`` (None: one deal)."""
+    options: dict[str, object] = {"target": "one_deal" if target is None else target}
+    if can_end:
+        options["valat_can_end_without_bonus"] = True
+    deal = None
+    if valat_side is not None:
+        n = len(totals)
+        rec = recorded or tuple(27 if s == valat_side else 0 for s in range(n))
+        zero = (0,) * n
+        deal = DealScore("made", valat_side, zero, zero, zero, zero, rec, 0, None, 0, None)
+    return match_winner(variant, totals, deal, 3 if len(totals) == 3 else None, options)
 
 
 # =========================================================================== §7.1 classic
@@ -144,8 +171,8 @@ def test_C10_match_both_over_target_higher_wins_equal_plays_on() -> None:
     s = score("classic", (92, 70))
     totals = (990 + s.recorded[A], 950 + s.recorded[B])
     assert totals == (1082, 1020)
-    assert match_winner("classic", totals, 1000) == A
-    assert match_winner("classic", (1020, 1020), 1000) is None
+    assert winner("classic", totals, 1000) == A
+    assert winner("classic", (1020, 1020), 1000) is None
 
 
 def test_C11_free_mode_tout_atout_two_belotes() -> None:
@@ -267,7 +294,7 @@ def test_B8_valat_swept_team_keeps_its_carre_and_match_cannot_end() -> None:
     assert s.capot_side == A and s.decl_points == (0, 100)
     assert s.totals == (272, 100)
     assert s.outcome == "made" and s.recorded == (27, 10)
-    assert match_winner("bulgarian", (160, 40), 151, valat_in_deal=True, valat_side=A) is None
+    assert winner("bulgarian", (160, 40), 151, valat_side=A) is None
 
 
 def test_B9_no_trumps_valat_bonus_not_doubled() -> None:
@@ -305,8 +332,8 @@ def test_B14_match_target_151_higher_wins_equal_plays_on() -> None:
     assert s.recorded == (11, 7)
     totals = (145 + s.recorded[A], 140 + s.recorded[B])
     assert totals == (156, 147)
-    assert match_winner("bulgarian", totals, 151) == A
-    assert match_winner("bulgarian", (151, 151), 151) is None
+    assert winner("bulgarian", totals, 151) == A
+    assert winner("bulgarian", (151, 151), 151) is None
 
 
 # =========================================================================== §7.4 bela
@@ -390,8 +417,9 @@ def test_duel_taker_may_be_side_1() -> None:
 
 
 def test_duel_has_no_match() -> None:
-    with pytest.raises(ValueError, match="duel"):
-        match_winner("duel", (95, 67), None)
+    # each deal is a game: whatever the totals, no match ends
+    assert get_rules("duel").match_end((95, 67), score("duel", (90, 72))) is None
+    assert match_winner("duel", (1000, 0)) is None
 
 
 # =========================================================================== §8.7 litige carry-over
@@ -420,7 +448,7 @@ def test_edge7_litige_holds_attack_declarations_with_its_cards() -> None:
 
 def test_edge7_reserve_is_not_part_of_the_match_decision() -> None:
     # The reserve is simply dropped at match end: match_winner looks at totals only.
-    assert match_winner("classic", (1010, 990), 1000) == A
+    assert winner("classic", (1010, 990), 1000) == A
 
 
 # =========================================================================== §8.8 .. §8.14
@@ -543,27 +571,27 @@ def test_edge13_thresholds_suit_5_down_at_5_up() -> None:
 def test_edge14_bulgarian_nt_valat_350_to_35_and_no_match_end() -> None:
     s = score("bulgarian", (130, 0), denom="NT", tricks=(8, 0))
     assert s.totals == (350, 0) and s.recorded == (35, 0)
-    assert match_winner("bulgarian", (180, 100), 151, valat_in_deal=True, valat_side=A) is None
+    assert winner("bulgarian", (180, 100), 151, valat_side=A) is None
     # The other team over the target does not end it either.
-    assert match_winner("bulgarian", (60, 170), 151, valat_in_deal=True, valat_side=A) is None
+    assert winner("bulgarian", (60, 170), 151, valat_side=A) is None
 
 
 def test_edge14_option_valat_can_end_without_bonus_subtracts_9() -> None:
-    kw = {"valat_in_deal": True, "valat_side": A, "valat_can_end_without_bonus": True}
-    assert match_winner("bulgarian", (160, 100), 151, **kw) == A  # type: ignore[arg-type]
-    assert match_winner("bulgarian", (159, 100), 151, **kw) is None  # type: ignore[arg-type]
+    kw = {"valat_side": A, "can_end": True}
+    assert winner("bulgarian", (160, 100), 151, **kw) == A
+    assert winner("bulgarian", (159, 100), 151, **kw) is None
 
 
 def test_edge14_option_subtracts_9_not_9_times_m() -> None:
     # Contra made with valat: P recorded 25 x 2 = 50, of which 18 came from the bonus.
-    kw = {"valat_in_deal": True, "valat_side": A, "valat_can_end_without_bonus": True}
-    assert match_winner("bulgarian", (165, 40), 151, last_deal_recorded=(50, 0), **kw) == A  # type: ignore[arg-type]
+    kw = {"valat_side": A, "can_end": True}
+    assert winner("bulgarian", (165, 40), 151, recorded=(50, 0), **kw) == A
 
 
 def test_edge14_option_failed_valat_team_recorded_no_bonus() -> None:
-    kw = {"valat_in_deal": True, "valat_side": A, "valat_can_end_without_bonus": True}
-    assert match_winner("bulgarian", (155, 160), 151, last_deal_recorded=(0, 45), **kw) == B  # type: ignore[arg-type]
-    assert match_winner("bulgarian", (155, 160), 151, **kw) is None  # type: ignore[arg-type]
+    kw = {"valat_side": A, "can_end": True}
+    assert winner("bulgarian", (155, 160), 151, recorded=(0, 45), **kw) == B
+    assert winner("bulgarian", (155, 160), 151, **kw) is None
 
 
 def test_bulgarian_contra_made_with_valat_defenders_record_zero() -> None:
@@ -574,7 +602,7 @@ def test_bulgarian_contra_made_with_valat_defenders_record_zero() -> None:
 
 
 def test_classic_capot_does_not_delay_the_match_end() -> None:
-    assert match_winner("classic", (1100, 300), 1000, valat_in_deal=True, valat_side=A) == A
+    assert winner("classic", (1100, 300), 1000, valat_side=A) == A
 
 
 # =========================================================================== §8.23, §8.24
@@ -595,27 +623,27 @@ def test_classic_capot_does_not_delay_the_match_end() -> None:
 def test_edge23_match_tie_at_or_above_target_plays_another_deal(
     variant: str, totals: tuple[int, ...], target: int
 ) -> None:
-    assert match_winner(variant, totals, target) is None
+    assert winner(variant, totals, target) is None
 
 
 def test_edge23_target_reached_at_ge_single_highest_wins() -> None:
-    assert match_winner("classic", (1000, 400), 1000) == A
-    assert match_winner("classic", (999, 400), 1000) is None
-    assert match_winner("coinche", (950, 1240), 1000) == B
-    assert match_winner("bela", (700, 720, 705), 701) == 1
-    assert match_winner("bela", (720, 720, 730), 701) == 2
-    assert match_winner("bela", (300, 501), 501) == B
+    assert winner("classic", (1000, 400), 1000) == A
+    assert winner("classic", (999, 400), 1000) is None
+    assert winner("coinche", (950, 1240), 1000) == B
+    assert winner("bela", (700, 720, 705), 701) == 1
+    assert winner("bela", (720, 720, 730), 701) == 2
+    assert winner("bela", (300, 501), 501) == B
 
 
 def test_edge24_one_deal_litige_defence_points_reserve_discarded_higher_wins() -> None:
     s = score("classic", (71, 91), bel=(20, 0))
     assert s.outcome == "litige" and s.recorded == (20, 91)
-    assert match_winner("classic", s.recorded, None) == B
+    assert winner("classic", s.recorded, None) == B
 
 
 def test_edge24_one_deal_equal_totals_play_another_deal() -> None:
-    assert match_winner("classic", (81, 81), None) is None
-    assert match_winner("coinche", (0, 240), None) == B
+    assert winner("classic", (81, 81), None) is None
+    assert winner("coinche", (0, 240), None) == B
 
 
 # =========================================================================== §14 Scoring
@@ -830,3 +858,16 @@ def test_bg_whole_note_failed_and_contra() -> None:
         "rounded_total": 16,
         "multiplier": 2,
     }
+
+
+def test_score_deal_needs_no_other_import_to_find_a_variant() -> None:
+    # score_deal sits beside the registry: importing it alone, in a fresh interpreter, scores
+    # a deal (no registry filled by another module's import)
+    code = (
+        "from app.engine.scoring import DealFacts\n"
+        "from app.engine.variants import score_deal\n"
+        "f = DealFacts('classic', 0, 'H', None, 1, (92, 70), (4, 4), 8, (0, 0), (0, 0), 0)\n"
+        "print(score_deal(f).recorded)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(92, 70)"

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidAction
-from ..scoring import SCORING
+from ..scoring import DealFacts, DealScore
 from .base import Rules
 from .bela import BelaRules
 from .bulgarian import BulgarianRules
@@ -22,7 +22,6 @@ VARIANTS: dict[str, type[Rules]] = {
     "duel": DuelRules,
 }
 ALIASES = {"belote": "classic", "contree": "coinche", "belot": "bulgarian"}
-SCORING.update(VARIANTS)  # scoring.score_deal reaches a variant's scoring by its id
 
 
 def get_rules(
@@ -55,8 +54,30 @@ def stored_options(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return cls.stored_options(options) if cls is not None else dict(options)
 
 
+def score_deal(f: DealFacts) -> DealScore:
+    """Score one played deal of ``f.variant`` (thrown-in deals are never scored: the reserve
+    just waits); the bots score imagined deals this way."""
+    cls = VARIANTS.get(f.variant)
+    if cls is None:
+        raise ValueError(f"unknown variant: {f.variant!r}")
+    return cls.score_facts(f)
+
+
+def match_winner(
+    variant: str,
+    totals: tuple[int, ...],
+    deal: DealScore | None = None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> int | None:
+    """The side that wins a match of ``variant`` (with ``options``, the target among them)
+    whose totals after the recorded deal ``deal`` are ``totals``, or None: another deal is
+    played. ``Rules.match_end``, the one hook of a variant's match end."""
+    return get_rules(variant, players, options).match_end(totals, deal)
+
+
 # Rules are immutable, so equal requests share one instance.
 _CACHE: dict[Any, Rules] = {}
 
 
-__all__ = ["VARIANTS", "Rules", "get_rules", "stored_options"]
+__all__ = ["VARIANTS", "Rules", "get_rules", "match_winner", "score_deal", "stored_options"]

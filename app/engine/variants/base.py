@@ -314,7 +314,7 @@ class Rules(ABC):
     # ----- scoring and the match's end -----------------------------------------
     @classmethod
     def score_facts(cls, f: DealFacts) -> DealScore:
-        """Score one played deal (``scoring.score_deal`` reaches it by the variant's id)."""
+        """Score one played deal (``variants.score_deal`` reaches it by the variant's id)."""
         check_facts(f, cls.side_counts, cls.doubling)
         cls.check_deal_facts(f)
         return cls.score_work(
@@ -347,28 +347,16 @@ class Rules(ABC):
             return new, 1 - taker_side
         return new, None
 
-    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
-        """The side that wins the match after a recorded deal (``scores`` include it), or
-        None: another deal is played."""
-        return self.match_winner(scores, self.target)
+    def match_end(self, scores: tuple[int, ...], score: DealScore | None) -> int | None:
+        """The side that wins the match after a recorded deal ``score`` (``scores``, the match
+        totals, include it), or None: another deal is played.
 
-    @staticmethod
-    def match_winner(
-        totals: tuple[int, ...],
-        target: int | None,
-        valat_in_deal: bool = False,
-        valat_side: int | None = None,
-        valat_can_end_without_bonus: bool = False,
-        last_deal_recorded: tuple[int, ...] | None = None,
-    ) -> int | None:
-        """The side that wins the match with match totals ``totals`` after a deal, or None.
-
-        A side reaches the target at ``>=``; the match ends when one has and there is a single
-        highest total (``scoring.top_at_target``).  The ``valat_*`` and
-        ``last_deal_recorded`` arguments matter only where a valat delays the end (§4.12);
-        a capot never does here.
+        The usual end: a side reaches the target at ``>=`` and there is a single highest
+        total (``scoring.top_at_target``); a capot never delays it. A variant whose end
+        differs overrides this one hook (a valat in bulgarian, no match in the duel).
+        ``score`` None: the totals alone, as after a deal with no capot.
         """
-        return top_at_target(totals, target)
+        return top_at_target(scores, self.target)
 
     def next_deal_needs_consent(self, state: State) -> bool:
         """Whether the next deal, at ``Phase.DEAL_OVER``, waits for the players' consent

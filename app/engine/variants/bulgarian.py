@@ -155,38 +155,18 @@ class BulgarianRules(Rules):
         return w.result(HANGING, rec, None, f.reserve + whole * m, note)
 
     # ----- the match's end: a valat delays it (§4.12) ---------------------------
-    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
-        return self.match_winner(
-            scores,
-            self.target,
-            score.capot_side is not None,  # valat_in_deal
-            score.capot_side,  # valat_side
-            bool(self.options.get("valat_can_end_without_bonus")),
-            score.recorded,  # last_deal_recorded
-        )
-
-    @staticmethod
-    def match_winner(
-        totals: tuple[int, ...],
-        target: int | None,
-        valat_in_deal: bool = False,
-        valat_side: int | None = None,
-        valat_can_end_without_bonus: bool = False,
-        last_deal_recorded: tuple[int, ...] | None = None,
-    ) -> int | None:
-        """§4.12: no end on a deal with a valat, unless ``valat_can_end_without_bonus`` and
-        the valat side still reaches the target without the 9-point bonus (9, never 9 x m,
-        §14).  When ``last_deal_recorded`` is given, the bonus removed is at most what the
+    def match_end(self, scores: tuple[int, ...], score: DealScore | None) -> int | None:
+        """§4.12: no end on a deal with a valat, unless the option
+        ``valat_can_end_without_bonus`` is on and the valat side still reaches the target
+        without the 9-point bonus (9, never 9 x m, §14). The bonus removed is at most what the
         valat side recorded in that deal (a valat team that failed its contract recorded no
-        bonus).  Otherwise the usual end (``Rules.match_winner``)."""
-        if valat_in_deal:
-            if not valat_can_end_without_bonus:
+        bonus). Otherwise the usual end (``Rules.match_end``)."""
+        valat_side = None if score is None else score.capot_side
+        if score is not None and valat_side is not None:
+            if not self.options.get("valat_can_end_without_bonus"):
                 return None
-            if valat_side is None or not 0 <= valat_side < len(totals):
-                raise ValueError("valat_side is required when the option is on")
-            bonus = VALAT_GAME_POINTS
-            if last_deal_recorded is not None:
-                bonus = max(0, min(bonus, last_deal_recorded[valat_side]))
-            if target is not None and totals[valat_side] - bonus < target:
+            bonus = max(0, min(VALAT_GAME_POINTS, score.recorded[valat_side]))
+            target = self.target
+            if target is not None and scores[valat_side] - bonus < target:
                 return None
-        return Rules.match_winner(totals, target)
+        return super().match_end(scores, score)

@@ -139,19 +139,8 @@ class DuelRules(Rules):
         tally[winner] += 1
         return tuple(tally), winner
 
-    def match_end(self, scores: tuple[int, ...], score: DealScore) -> int | None:
-        return None  # no match: the next deal is another game
-
-    @staticmethod
-    def match_winner(
-        totals: tuple[int, ...],
-        target: int | None,
-        valat_in_deal: bool = False,
-        valat_side: int | None = None,
-        valat_can_end_without_bonus: bool = False,
-        last_deal_recorded: tuple[int, ...] | None = None,
-    ) -> int | None:
-        raise ValueError("duel has no match: each deal is a game (the deal's outcome decides)")
+    def match_end(self, scores: tuple[int, ...], score: DealScore | None) -> int | None:
+        return None  # no match: each deal is a game, the next deal another one
 
     def replay_fields(self, state: State) -> dict[str, Any]:
         return {
