@@ -58,6 +58,7 @@ def _common_view(
     tricks = state.tricks
     if prev is None or pv is None:
         options: dict[str, Any] = dict(rules.options)
+        traits = rules.traits()
         sides = list(rules.side_of)
         bids = _bids(state)
         contract_view = contract_json(contract) if contract else None
@@ -68,7 +69,7 @@ def _common_view(
         shown = _shown(state)
         belote = _belote(state)
     else:
-        options, sides = pv["options"], pv["sides"]
+        options, traits, sides = pv["options"], pv["traits"], pv["sides"]
         bids = pv["bids"] if _same_bids(prev, state) else _bids(state)
         if contract is prev.contract:
             contract_view = pv["contract"]
@@ -104,6 +105,7 @@ def _common_view(
     view: dict[str, Any] = {
         "variant": rules.variant,
         "players": n,
+        "traits": traits,
         "options": options,
         "sides": sides,
         "target": rules.target,

@@ -37,7 +37,7 @@ from typing import Any, Protocol, cast
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from app.engine import Phase, State
+from app.engine import VARIANTS, Phase, State
 from app.engine.record import dump
 from app.logging import game_fields
 from app.persistence import players as store
@@ -101,8 +101,8 @@ def holders(
     ``stood_in``: the seats the stand-in played for more than half of the time."""
     left_at = {}
     for row in leavers:
-        # duel: each deal is its own game; a leaver answers only for the deal he left
-        if variant != "duel" or row.deal_number == part:
+        # each deal its own game (the duel): a leaver answers only for the deal he left
+        if not VARIANTS[variant].deal_is_game or row.deal_number == part:
             left_at[row.seat] = row
     out = []
     for s in seats:

@@ -135,6 +135,7 @@ def replay_frames(record: Any) -> dict[str, Any]:
     return {
         "variant": rules.variant,
         "players": rules.players,
+        "traits": rules.traits(),
         "options": dict(rules.options),
         "sides": list(rules.side_of),
         "target": rules.target,

@@ -477,11 +477,49 @@ class ClaimModel(_Out):
     cards: list[Card]
 
 
+class TraitsModel(_Out):
+    """What the variant is like (``Rules.traits``): a client asks these, never the name."""
+
+    player_counts: list[Annotated[StrictInt, Field(ge=2, le=4)]] = Field(
+        description="the numbers of players the variant is played by"
+    )
+    deal_is_game: StrictBool = Field(
+        description="each deal is a whole game, scored and rated when it ends (duel): no match"
+    )
+    hand_in_piles: StrictBool = Field(
+        description="each seat's cards lie face up in its table piles (piles), none in a "
+        "hidden hand (duel)"
+    )
+    has_talon: StrictBool = Field(
+        description="each seat has a talon it picks up after the bidding (talon_counts)"
+    )
+    upcard: Literal["turn_up", "proposal"] | None = Field(
+        description="what the auction's face-up card is when there is one: a turn-up the "
+        "taker takes (shown during the bidding), or a proposal lying on the rest of the deck "
+        "all deal long; null: the variant has none"
+    )
+    scoring_sides: Annotated[StrictInt, Field(ge=2, le=3)] = Field(
+        description="how many sides the score sheet has (scores, trick_points)"
+    )
+    declarations: StrictBool = Field(description="combinations are declared in this game")
+    denominations: list[Denom] = Field(description="the contracts this game can play")
+    points_scale: Literal["french", "standard"] = Field(
+        description="card points of NT and AT contracts: the French SA/TA tables, or the "
+        "plain and trump points (RULES.md §0.3)"
+    )
+    no_trumps_doubled: StrictBool = Field(
+        description="in NT, card points and the last trick count double (bulgarian)"
+    )
+
+
 class SpectatorView(_Out):
     """What everyone at the table sees (RULES.md §13), in classic, coinche and bulgarian."""
 
     variant: Literal["classic", "coinche", "bulgarian"]
     players: Annotated[StrictInt, Field(ge=2, le=4)]
+    traits: TraitsModel = Field(
+        description="what the variant is like, the same all game long: ask these, not variant"
+    )
     options: Options = Field(description="the match's options (RULES.md §11), defaults filled")
     sides: list[Side] = Field(description="per seat: its side (team, or the seat itself)")
     target: Count | None = Field(description="the score that ends the match (duel: null)")

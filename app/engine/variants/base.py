@@ -109,6 +109,18 @@ class Rules(ABC):
     side_counts: ClassVar[tuple[int, ...]] = (2,)
     doubling: ClassVar[bool] = False
     trickless_lose_declarations: ClassVar[bool] = True
+    # The table's layout, for a client that asks what a variant is like rather than its name
+    # (``traits``): each seat's cards lie face up in table piles (the duel); each seat has a
+    # talon it picks up after the bidding (bela); what the face-up card of the auction is when
+    # there is one: a "turn_up" the taker takes (classic) or a "proposal" that lies on the rest
+    # of the deck all deal long (bela for two, the duel).
+    hand_in_piles: ClassVar[bool] = False
+    has_talon: ClassVar[bool] = False
+    upcard_kind: ClassVar[str | None] = None
+    # Card points of no-trump and all-trump contracts (§0.3): "french" (the SA/TA tables) or
+    # "standard" (plain and trump points); and whether no trumps count double (Bulgarian §4.3).
+    points_scale: ClassVar[str] = "french"
+    no_trumps_doubled: ClassVar[bool] = False
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         players = self.player_counts[-1] if players is None else players
@@ -207,6 +219,29 @@ class Rules(ABC):
     def target(self) -> int | None:
         t = self.options.get("target")
         return None if t == ONE_DEAL else t
+
+    # ----- traits ----------------------------------------------------------------
+    @property
+    def denominations(self) -> tuple[str, ...]:
+        """The contracts this game can play: the four suits, or the ladder with NT and AT."""
+        return LADDER[:4]
+
+    def traits(self) -> dict[str, Any]:
+        """What this variant is like, for the common view (views.py): a client asks these
+        instead of comparing the variant's name (docs/protocol.md, "Traits"). A new dict
+        each call; the same values all game long."""
+        return {
+            "player_counts": list(self.player_counts),
+            "deal_is_game": self.deal_is_game,
+            "hand_in_piles": self.hand_in_piles,
+            "has_talon": self.has_talon,
+            "upcard": self.upcard_kind,
+            "scoring_sides": self.sides,
+            "declarations": bool(self.options.get("declarations")),
+            "denominations": list(self.denominations),
+            "points_scale": self.points_scale,
+            "no_trumps_doubled": self.no_trumps_doubled,
+        }
 
     # ----- dealing -------------------------------------------------------------
     @property

@@ -30,6 +30,8 @@ class BelaRules(Rules):
     overtake_plain = True
     partner_exception = False
     side_counts = (2, 3)
+    has_talon = True
+    upcard_kind = "proposal"
 
     def default_options(self) -> dict[str, Any]:
         return super().default_options() | {"target": TARGETS[self.players]}

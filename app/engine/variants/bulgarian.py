@@ -68,6 +68,9 @@ class BulgarianRules(Rules):
     belote_restricted = True
     doubling = True
     trickless_lose_declarations = False
+    points_scale = "standard"
+    no_trumps_doubled = True
+    denominations = LADDER
 
     def deal(self, state: State) -> list[Event]:
         hands = [0] * 4

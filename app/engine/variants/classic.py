@@ -75,6 +75,7 @@ class ClassicRules(Rules):
         "allow_sa_ta": True,
     }
     targets = (501, 1000, 2000, 5000, "one_deal")
+    upcard_kind = "turn_up"
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["bidding_mode"] not in ("turn_up", "free"):
@@ -113,6 +114,10 @@ class ClassicRules(Rules):
     @property
     def ladder(self) -> tuple[str, ...]:
         return LADDER if self.options["allow_sa_ta"] else LADDER[:4]
+
+    @property
+    def denominations(self) -> tuple[str, ...]:
+        return self.ladder
 
     def deal(self, state: State) -> list[Event]:
         deck = state.deck

@@ -36,6 +36,10 @@ class CoincheRules(Rules):
     def denoms(self) -> tuple[str, ...]:
         return LADDER if self.options["allow_sa_ta"] else LADDER[:4]
 
+    @property
+    def denominations(self) -> tuple[str, ...]:
+        return self.denoms
+
     def deal(self, state: State) -> list[Event]:
         hands = [0] * 4
         order = self.order_from(self.eldest(state.dealer))

@@ -23,6 +23,8 @@ class DuelRules(Rules):
     defaults: ClassVar[dict[str, Any]] = {}
     fixed: ClassVar[dict[str, Any]] = {"declarations": False}
     deal_is_game: ClassVar[bool] = True
+    hand_in_piles = True
+    upcard_kind = "proposal"
     targets = ()
 
     @property
