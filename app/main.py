@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import __version__, metrics
+from app import __version__, loop
 from app.logging import configure_logging
 from app.persistence.db import (
     create_sessionmaker,
@@ -56,7 +56,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.sessionmaker = create_sessionmaker(engine)
     await runtime.start(app)  # group-commit writer, bots' executor, rooms
     await tournaments.start(app)  # duplicate events: the daily ones, the datum tables
-    metrics.time_gc()
+    loop.time_gc()
     log.info(
         "atout started",
         extra={

@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     )
     gc_schedule: bool = Field(
         default=True,
-        description="Schedule the garbage collector for a server (app/metrics.py): four "
+        description="Schedule the garbage collector for a server (app/loop.py): four "
         "times a second, collect the young objects and freeze what is alive.",
     )
     gc_full_seconds: float = Field(

@@ -1,5 +1,5 @@
-"""app/metrics.py: the histograms read by /api/stats and `atout bench load`, and the server's
-garbage collection schedule."""
+"""app/metrics.py: the histograms read by /api/stats and `atout bench load`; app/loop.py: the
+server's garbage collection schedule."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import gc
 import math
 import weakref
 
-from app import metrics
+from app import loop, metrics
 from app.metrics import BOUNDS_MS, REGISTRY, Timing, quantile_ms
 
 
@@ -42,12 +42,12 @@ def test_quantiles_of_a_window_subtract_the_earlier_reading():
 
 
 def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkeypatch):
-    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(loop, "FREEZE_SECONDS", 0.01)
     thresholds = gc.get_threshold()
 
     async def run() -> tuple[int, tuple[int, int, int]]:
         stop = asyncio.Event()
-        task = asyncio.create_task(metrics.collect_garbage(stop))
+        task = asyncio.create_task(loop.collect_garbage(stop))
         await asyncio.sleep(0.05)
         alive = [[i] for i in range(1000)]  # made after the start: frozen by the next tick
         await asyncio.sleep(0.05)
@@ -58,7 +58,7 @@ def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkey
         return frozen, during
 
     frozen, during = asyncio.run(run())
-    assert frozen > 1000 and during[0] == metrics.YOUNG_THRESHOLD
+    assert frozen > 1000 and during[0] == loop.YOUNG_THRESHOLD
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
@@ -75,12 +75,12 @@ def _cycle() -> tuple[list[Cycle], weakref.ref[Cycle]]:
 
 
 def test_a_cycle_that_dies_young_is_collected_at_the_next_tick(monkeypatch):
-    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
-    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)  # never a full collection
+    monkeypatch.setattr(loop, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(loop, "FULL_COLLECTION_SECONDS", 0.0)  # never a full collection
 
     async def run() -> bool:
         stop = asyncio.Event()
-        task = asyncio.create_task(metrics.collect_garbage(stop))
+        task = asyncio.create_task(loop.collect_garbage(stop))
         await asyncio.sleep(0.005)
         holder, ref = _cycle()
         del holder  # garbage before any tick froze it
@@ -94,20 +94,20 @@ def test_a_cycle_that_dies_young_is_collected_at_the_next_tick(monkeypatch):
 
 
 def test_a_frozen_cycle_waits_for_a_full_collection(monkeypatch):
-    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
-    monkeypatch.setattr(metrics, "_rss_bytes", lambda: None)  # memory unknown: always collect
-    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 0.0)  # the default: never
+    monkeypatch.setattr(loop, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(loop, "_rss_bytes", lambda: None)  # memory unknown: always collect
+    monkeypatch.setattr(loop, "FULL_COLLECTION_SECONDS", 0.0)  # the default: never
 
     async def run() -> tuple[bool, bool]:
         stop = asyncio.Event()
-        task = asyncio.create_task(metrics.collect_garbage(stop))
+        task = asyncio.create_task(loop.collect_garbage(stop))
         await asyncio.sleep(0.005)
         holder, ref = _cycle()
         await asyncio.sleep(0.05)  # alive at a tick: frozen
         del holder  # garbage now, among frozen objects: no tick's collection sees it
         await asyncio.sleep(0.05)
         kept = ref() is not None
-        monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 1e-9)
+        monkeypatch.setattr(loop, "FULL_COLLECTION_SECONDS", 1e-9)
         await asyncio.sleep(0.05)  # the next tick unfreezes and collects everything
         stop.set()
         await task
@@ -119,17 +119,17 @@ def test_a_frozen_cycle_waits_for_a_full_collection(monkeypatch):
 def test_a_full_collection_waits_for_the_memory_to_grow(monkeypatch):
     """Every full interval, the frozen objects are collected only if the process's memory grew
     by FULL_COLLECTION_GROWTH since the last full collection."""
-    monkeypatch.setattr(metrics, "FREEZE_SECONDS", 0.01)
-    monkeypatch.setattr(metrics, "FULL_COLLECTION_SECONDS", 1e-9)  # at every tick
+    monkeypatch.setattr(loop, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(loop, "FULL_COLLECTION_SECONDS", 1e-9)  # at every tick
     rss = [100 * 2**20]
-    monkeypatch.setattr(metrics, "_rss_bytes", lambda: rss[0])
+    monkeypatch.setattr(loop, "_rss_bytes", lambda: rss[0])
 
     def full() -> float:
         return REGISTRY.get_sample_value("atout_gc_full_collections_total") or 0.0
 
     async def run() -> tuple[float, float]:
         stop = asyncio.Event()
-        task = asyncio.create_task(metrics.collect_garbage(stop))
+        task = asyncio.create_task(loop.collect_garbage(stop))
         await asyncio.sleep(0.02)
         start = full()
         try:

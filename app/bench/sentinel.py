@@ -6,7 +6,7 @@ late. Its main thread sleeps ``TICK_SECONDS`` at a time and notes each wake-up t
 ``DIR`` every ``SYNC_EVERY_SECONDS`` and ``fsync``s it, and notes each sync that took
 ``PAUSE_SECONDS`` or more: ``disk T MS``. ``T`` is ``time.monotonic()`` when the pause ended,
 the system's monotonic clock that every process of the machine shares, so that a benchmark can
-set these pauses beside the server's own (``GET /api/stats`` ``long_stalls``, app/metrics.py).
+set these pauses beside the server's own (``GET /api/stats`` ``long_stalls``, app/loop.py).
 
 A process this small is late only when the machine did not run it: a host that paused the
 virtual machine, or a CPU that every runnable process shared. A server stall at the same moment

@@ -25,7 +25,7 @@ SIGINT or SIGTERM ends a run early: the tables stop, and the verdict is that of 
 (``interrupted`` in it, with the seconds it ran).
 
 The load generator is one process holding thousands of sockets: it collects its garbage on
-the server's schedule (app/metrics.py ``collect_garbage``), since a full collection of its own
+the server's schedule (app/loop.py ``collect_garbage``), since a full collection of its own
 heap would stall it for most of a second and show up as move latency; and it watches its own
 loop, so that a client that woke late is not taken for a slow server.
 """
@@ -704,7 +704,7 @@ def verdict(soak: Soak, reports: list[dict[str, Any]]) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
-    from app.metrics import collect_garbage
+    from app.loop import collect_garbage
 
     workdir = Path(tempfile.mkdtemp(prefix="atout-soak-"))
     server = await start_server(workdir, args)

@@ -3,7 +3,7 @@
 ``DIR/snapshot-N.pickle`` (N = 1, 2, ...); the soak compares two of them taken on the plateau.
 Each SIGUSR1 writes ``DIR/garbage-N.json``: the cyclic garbage that a full collection finds
 among everything, frozen objects included (the server's collector never walks those:
-app/metrics.py), counted by type and by the source line that allocated it. That is what a
+app/loop.py), counted by type and by the source line that allocated it. That is what a
 long-lived cycle leaks.
 
 ``tracemalloc`` costs the server CPU and memory of its own (``ATOUT_TRACEMALLOC_FRAMES``

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
-from app.metrics import BATCHES, COMMITS
+from app.metrics import WRITER
 from app.persistence import freeze
 from app.persistence.db import set_sqlite_pragmas
 
@@ -188,15 +188,18 @@ class CommitQueue:
         except Exception as exc:
             if len(batch) == 1:
                 self.stats.failed += 1
+                WRITER.failed()
                 _settle_error(batch[0], exc)
                 return
             # One of them failed: give each its own transaction.
             self.stats.retried += len(batch)
+            WRITER.retried(len(batch))
             for item in batch:
                 try:
                     (result,) = await self._transaction([item.work])
                 except Exception as single_exc:
                     self.stats.failed += 1
+                    WRITER.failed()
                     _settle_error(item, single_exc)
                 else:
                     self._count(1, started)
@@ -212,8 +215,7 @@ class CommitQueue:
         self.stats.works += size
         self.stats.largest_batch = max(self.stats.largest_batch, size)
         self.stats.commit_seconds += elapsed
-        COMMITS.observe(elapsed)
-        BATCHES.observe(size)
+        WRITER.committed(size, elapsed)  # the registry's figures (/metrics, /api/stats)
 
     async def _transaction(self, works: list[Work]) -> list[Any]:
         if self._sqlite:

@@ -17,13 +17,15 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import metrics
 from app.bots import LEVELS
 from app.engine import InvalidAction, get_rules, new_match
 from app.logging import game_fields
@@ -121,6 +123,7 @@ class RoomManager:
 
     async def start(self) -> None:
         self._evictor = asyncio.create_task(self._evict_loop(), name="atout-evictor")
+        metrics.LIVE.add(self.live_metrics)
         if self.use_leases:
             from app.persistence.notify import asyncpg_dsn
 
@@ -135,6 +138,7 @@ class RoomManager:
 
     async def stop(self) -> None:
         """Shutdown: let each room finish its command in progress, then drop it."""
+        metrics.LIVE.remove(self.live_metrics)
         for task in (self._evictor, self._renewer):
             if task is not None:
                 task.cancel()
@@ -149,6 +153,30 @@ class RoomManager:
         await self._release([room for room in rooms])
         if self.liveness is not None:
             await self.liveness.stop()
+
+    def live_metrics(self) -> Iterator[Metric]:
+        """The rooms' gauges, read at each scrape of ``app.metrics.REGISTRY``: rooms in
+        memory, sockets with and without a seat, rooms loaded and evicted since start."""
+        rooms = list(self.rooms.values())
+        sockets = players = 0
+        for room in rooms:
+            for listener in room.listeners:
+                sockets += 1
+                players += 1 if listener.seats else 0
+        yield GaugeMetricFamily("atout_rooms", "Rooms in memory.", value=len(rooms))
+        yield GaugeMetricFamily("atout_sockets", "Game WebSockets attached to rooms.", sockets)
+        yield GaugeMetricFamily(
+            "atout_players_connected", "Sockets that hold at least one seat.", players
+        )
+        yield GaugeMetricFamily(
+            "atout_spectators", "Sockets that hold no seat (spectators).", sockets - players
+        )
+        yield CounterMetricFamily(
+            "atout_rooms_loaded", "Rooms restored from the database.", self.loads
+        )
+        yield CounterMetricFamily(
+            "atout_rooms_evicted", "Idle rooms that left memory.", self.evictions
+        )
 
     def idle_seconds(self) -> float:
         """How long a room with nobody connected stays in memory. With leases, at most two

@@ -186,6 +186,7 @@ def owner(room: Room) -> Room:
 
     A weak proxy, so that the room and its parts make no reference cycle: an evicted room is
     freed by reference counting at once, not left for a full collection of the garbage
-    collector, which the server's schedule (app/metrics.py) runs rarely because it pauses every
-    table (tests/rooms/test_eviction_memory.py)."""
+    collector, which the server's schedule runs rarely because it pauses every table (app/loop.py:
+    the invariant of no reference cycles among long-lived objects;
+    tests/rooms/test_eviction_memory.py)."""
     return cast("Room", weakref.proxy(room))

@@ -16,7 +16,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app import metrics
+from app import loop, metrics
 from app.web.deps import SettingsDep
 
 router = APIRouter(include_in_schema=False)
@@ -65,7 +65,7 @@ async def stats(request: Request, settings: SettingsDep) -> Any:
     refused = _refusal(request, settings.metrics_token)
     if refused is not None:
         return refused
-    return metrics.stats_view()
+    return metrics.stats_view(loop.culprits())
 
 
 def install(app: FastAPI) -> None:

@@ -3,7 +3,7 @@
 ``install(app)``: the identity cookie middleware, the JSON API and the WebSocket endpoint.
 ``start(app)`` (lifespan start, after the database is open): the group-commit writer, the bots'
 executor (worker processes by default), the RoomManager (whose live counts ``/metrics`` reads),
-the deal analyses (app/web/analysis.py), the event loop's stall watchdog and the garbage collection schedule (app/metrics.py). Rooms are restored lazily: the first
+the deal analyses (app/web/analysis.py), the event loop's stall watchdog and the garbage collection schedule (app/loop.py). Rooms are restored lazily: the first
 request or connection naming a game replays its record from the database.
 ``stop(app)`` (lifespan end, before the database closes): every room finishes its command in
 progress, then the writer flushes what is queued, then the executor stops.
@@ -24,7 +24,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from app import metrics
+from app import loop
 from app.persistence.backup import BackupSchedule
 from app.persistence.models import Identity
 from app.persistence.notify import Notifier
@@ -91,7 +91,6 @@ async def start(app: FastAPI) -> None:
     app.state.identities = Identities(app.state.sessionmaker, writer)
     # deal analyses (app/web/analysis.py) share the bots' pool, a short chunk at a time
     app.state.analyses = Analyses(settings, executor, app.state.sessionmaker, writer)
-    metrics.LIVE.manager = rooms
     app.state.lobby = lobby.make_lobby(app, rooms)  # public tables (app/rooms/lobby.py)
     app.state.notifier = None
     if rooms.use_leases:  # several processes: tell each other what changed (docs/scaling.md)
@@ -110,18 +109,16 @@ async def start(app: FastAPI) -> None:
         freeze.install()
     tracer = None
     if settings.stall_trace_ms > 0:
-        tracer = metrics.StallTracer(settings.stall_trace_ms / 1000)
+        tracer = loop.StallTracer(settings.stall_trace_ms / 1000)
         tracer.start()
-    metrics.TRACER[0] = tracer
+    loop.TRACER[0] = tracer
     app.state.backups = BackupSchedule(settings)  # every ATOUT_BACKUP_HOURS
     app.state.backups.start()
-    app.state.watchdog = asyncio.create_task(
-        metrics.watch_loop(tracer=tracer), name="atout-watchdog"
-    )
+    app.state.watchdog = asyncio.create_task(loop.watch_loop(tracer=tracer), name="atout-watchdog")
     if settings.gc_schedule:
         stop = asyncio.Event()
         task = asyncio.create_task(
-            metrics.collect_garbage(stop, settings.gc_full_seconds), name="atout-gc"
+            loop.collect_garbage(stop, settings.gc_full_seconds), name="atout-gc"
         )
         app.state.gc_schedule = (stop, task)
 
@@ -222,10 +219,10 @@ async def stop(app: FastAPI) -> None:
         watchdog.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watchdog
-    tracer = metrics.TRACER[0]
+    tracer = loop.TRACER[0]
     if tracer is not None:
         tracer.stop()
-        metrics.TRACER[0] = None
+        loop.TRACER[0] = None
     schedule = getattr(app.state, "gc_schedule", None)
     if schedule is not None:
         schedule[0].set()
@@ -236,8 +233,6 @@ async def stop(app: FastAPI) -> None:
     rooms: RoomManager | None = getattr(app.state, "rooms", None)
     if rooms is not None:
         await rooms.stop()
-        if metrics.LIVE.manager is rooms:
-            metrics.LIVE.manager = None
     writer: CommitQueue | None = getattr(app.state, "writer", None)
     if writer is not None:
         await writer.close()

@@ -5,7 +5,7 @@ connection is lost, it breaks the reference cycles the library leaves behind
 (``release``). The library parses with a generator whose frame refers to its protocol object
 (``ServerProtocol.parser``), and a parse error (a peer gone without a closing handshake)
 is kept with a traceback that refers to that frame again (``parser_exc``). Only the garbage
-collector reclaims such cycles, and the server's collection schedule (app/metrics.py)
+collector reclaims such cycles, and the server's collection schedule (app/loop.py: the invariant)
 freezes every object that lives longer than a quarter second and never walks frozen objects
 again: without this, every socket closed before its peer's end of stream (its protocol,
 reader, buffers and frames) would stay in memory for the life of the process. With the cycles

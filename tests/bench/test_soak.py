@@ -154,7 +154,7 @@ class _Node:
 
 def test_the_garbage_census_finds_a_cycle_that_died_frozen() -> None:
     """app/bench/traced.py ``garbage_census``: a cycle of objects frozen while alive and
-    dropped later is never reclaimed by the server's collector (app/metrics.py); a full
+    dropped later is never reclaimed by the server's collector (app/loop.py); a full
     collection with the frozen objects included finds it, named by type and by the line that
     allocated it (instances of classes carry no trace on Python 3.11: their type names them)."""
     import gc

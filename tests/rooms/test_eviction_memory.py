@@ -1,8 +1,8 @@
 """A room that leaves memory really leaves it: after an eviction nothing the server holds still
 refers to the room, its state or its listeners (weak references die), and this without a
 collection of the garbage collector: the room and its parts make no reference cycle, so that
-reference counting frees them at once (the server's collector schedule, app/metrics.py, runs
-full collections rarely, since one pauses every table).
+reference counting frees them at once (the server's collector schedule runs full collections
+rarely, since one pauses every table: app/loop.py, the invariant it imposes).
 
 In process, over a real SQLite file and the real commit queue, so that what could keep a room
 alive (a bot task, a countdown, the writer's queue, the manager's maps) is the real thing.

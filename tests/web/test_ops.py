@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import metrics
+from app import loop, metrics
 from app.logging import JsonFormatter
 from app.main import create_app
 from app.persistence.migrate import upgrade_head
@@ -177,7 +177,7 @@ def test_the_watchdog_reports_a_300_ms_block_of_the_event_loop(local: TestClient
 
 def test_the_watchdog_alone_measures_how_late_it_wakes():
     async def run() -> tuple[int, float]:
-        task = asyncio.create_task(metrics.watch_loop(0.01))
+        task = asyncio.create_task(loop.watch_loop(0.01))
         await asyncio.sleep(0.05)
         before = sum(metrics.STALLS.as_dict()["counts"][7:])  # above 200 ms
         time.sleep(0.3)
@@ -200,9 +200,9 @@ def a_deliberate_block() -> None:
 
 def test_the_stall_tracer_names_what_blocked_the_loop():
     async def run() -> list[dict]:
-        tracer = metrics.StallTracer(0.05)
+        tracer = loop.StallTracer(0.05)
         tracer.start()
-        task = asyncio.create_task(metrics.watch_loop(tracer=tracer))
+        task = asyncio.create_task(loop.watch_loop(tracer=tracer))
         try:
             await asyncio.sleep(0.1)  # a quiet loop: nothing to report
             assert tracer.culprits() == []

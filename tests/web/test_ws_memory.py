@@ -1,7 +1,7 @@
 """Closed WebSockets leave memory without a full collection (app/web/wsprotocol.py).
 
 The server's collection schedule freezes what lives longer than a quarter second and never
-walks it again (app/metrics.py), so a reference cycle left by a closed connection would stay
+walks it again (app/loop.py, the invariant), so a reference cycle left by a closed connection would stay
 for the life of the process. The websockets library leaves two: its parser generator and the
 traceback of its parse error both refer to the protocol object.
 """
