@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -28,11 +27,8 @@ from app.rooms.errors import OwnedElsewhere
 from app.settings import Settings, get_settings
 from app.web import admin, analysis, moderation, pages, players, runtime, tournaments
 from app.web.deps import engine_of
+from app.web.paths import STATIC_DIR, TEMPLATES_DIR
 
-# The repository root: templates/, static/, migrations/ live beside app/.
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-STATIC_DIR = PROJECT_ROOT / "static"
 HEALTH_TIMEOUT_SECONDS = 5.0
 
 log = logging.getLogger("atout.main")

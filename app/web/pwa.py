@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse
 
 from app import __version__
 from app.web.i18n import translate
+from app.web.paths import STATIC_DIR
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,8 +41,6 @@ SHELL = (
 @cache
 def static_version() -> str:
     """A digest of every static file and the app's version: it changes with a deployment."""
-    from app.main import STATIC_DIR
-
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(STATIC_DIR.rglob("*")):
         if path.is_file():
@@ -91,8 +90,6 @@ async def web_manifest(request: Request) -> Response:
 
 @router.get("/sw.js")
 async def service_worker() -> Response:
-    from app.main import STATIC_DIR
-
     code = (STATIC_DIR / "js" / "sw.js").read_text(encoding="utf-8")
     head = f'const VERSION = "{static_version()}";\nconst SHELL = {list(SHELL)!r};\n'.replace(
         "'", '"'

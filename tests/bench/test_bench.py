@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -11,36 +10,7 @@ import pytest
 
 from app import cli
 
-APP = Path(__file__).resolve().parents[2] / "app"
-PRODUCT = ("engine", "rooms", "web", "bots", "persistence", "players")
-NOT_MOVED_YET: set[Path] = set()  # benchmarks still beside the code they measure
-
-
-def _imports(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
-
-
-def test_no_product_package_imports_the_cli_or_the_bench() -> None:
-    offenders = []
-    for package in PRODUCT:
-        for path in sorted((APP / package).rglob("*.py")):
-            if path in NOT_MOVED_YET:
-                continue
-            bad = {
-                name
-                for name in _imports(path)
-                if name in ("app.cli", "app.bench") or name.startswith(("app.cli.", "app.bench."))
-            }
-            if bad:
-                offenders.append(f"{path.relative_to(APP)}: {sorted(bad)}")
-    assert offenders == []
+# That no product package imports the tools is one row of the layer table: tests/test_layers.py.
 
 
 def test_the_tools_are_subcommands_of_atout_bench() -> None:

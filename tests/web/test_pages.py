@@ -11,10 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.engine import VARIANTS, get_rules
-from app.main import STATIC_DIR, TEMPLATES_DIR, create_app
+from app.main import create_app
 from app.settings import Settings
 from app.web.i18n import LANGUAGES, LOCALES_DIR, negotiate, parse_accept_language, translate
 from app.web.pages import option_schema
+from app.web.paths import STATIC_DIR, TEMPLATES_DIR
 
 ENGLISH = json.loads((LOCALES_DIR / "en.json").read_text(encoding="utf-8"))
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.main import STATIC_DIR
 from app.web import icons
+from app.web.paths import STATIC_DIR
 from tests.web.test_security_headers import make_client
 
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from app.main import STATIC_DIR
 from app.web.i18n import LOCALES_DIR
+from app.web.paths import STATIC_DIR
 
 RANKS = {"7": "seven", "8": "eight", "9": "nine", "T": "ten"}
 RANKS |= {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
