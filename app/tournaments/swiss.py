@@ -158,7 +158,9 @@ class Row:
     withdrawn: bool
 
 
-def pair_round(entrants: Sequence[EntrantState], round_no: int, seed: str) -> list[Pairing]:
+def pair_round(
+    entrants: Sequence[EntrantState], round_no: int, seed: str, rounds: int | None = None
+) -> list[Pairing]:
     """The tables of round ``round_no``: Swiss by score with no rematch and the directions
     balanced, ``HOUSE`` as the odd entrant's opponent; withdrawn entrants are left out.
 
@@ -167,7 +169,11 @@ def pair_round(entrants: Sequence[EntrantState], round_no: int, seed: str) -> li
     priority, avoids rematches, avoids meeting the house pair twice, keeps every entrant's
     North-South and East-West rounds within 2 of each other, keeps pairs close to their
     neighbours in the ranking (score groups), and gives each pair the direction it played
-    less. Raises ``PairingError`` on a repeated or non-positive entrant id."""
+    less. Unless this is the last round (``round_no == rounds``, the event's number of
+    rounds, when given), it also makes sure the next round can be paired without a rematch
+    when this round's best pairing would leave none (a small field late in an event; see
+    ``LOOKAHEAD_PAIRS``). Raises ``PairingError`` on a repeated or non-positive entrant
+    id."""
     seen: set[int] = set()
     for state in entrants:
         if state.entrant <= 0:
@@ -185,6 +191,8 @@ def pair_round(entrants: Sequence[EntrantState], round_no: int, seed: str) -> li
     if len(players) % 2:
         players.append(None)  # the house pair, below the last entrant
     matched = _match(players)
+    if rounds is None or round_no < rounds:
+        matched = _look_ahead(players, matched)
     tables = sorted((min(i, j), max(i, j)) for i, j in matched)
     out = []
     for number, (i, j) in enumerate(tables, start=1):
@@ -199,9 +207,13 @@ apart in the ranking (and the house pair against anyone), without rematch, meeti
 twice or a direction three rounds ahead; it widens the window (doubling it) until it finds one,
 and on the whole field takes the best pairing even if it breaks one of these."""
 
-DIRECTION_COST: Final = 4
-"""The cost of a table that puts one of its pairs two rounds ahead in one direction, in the
-unit of the ranking distance (a table of the n-th and (n+k)-th costs k squared)."""
+DISTANCE_COST: Final = 2
+"""A table of the n-th and (n+k)-th of the ranking costs ``DISTANCE_COST * k * k``."""
+
+DIRECTION_COST: Final = 7
+"""The cost of a table that puts one of its pairs two rounds ahead in one direction: more
+than pairing 1-3 and 2-4 instead of 1-2 and 3-4 costs (12) when that spares two such tables,
+less than pairing 1-4 and 2-3 costs (16). Odd, so that it never ties with a distance."""
 
 
 def _draw(seed: str, round_no: int, key: object) -> bytes:
@@ -243,7 +255,8 @@ def _ahead(a: EntrantState | None, b: EntrantState | None) -> int:
 def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
     """The optimal perfect matching of ``players`` (by rank; ``None`` is the house pair),
     as pairs of ranks. Costs, each tier worth more than every lower tier together: rematch,
-    house twice, directions beyond 2, then ranking distance squared plus ``DIRECTION_COST``."""
+    house twice, directions beyond 2, then the ranking distance and the directions two rounds
+    ahead (``DISTANCE_COST``, ``DIRECTION_COST``)."""
     m = len(players)
     half = m // 2
     house = m - 1 if players[-1] is None else None
@@ -251,9 +264,10 @@ def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
     def cost(i: int, j: int) -> tuple[int, int, int, int]:
         a, b = players[i], players[j]
         ahead = _ahead(a, b)
-        low = (j - i) ** 2 + (DIRECTION_COST if ahead == 2 else 0)
+        low = DISTANCE_COST * (j - i) ** 2 + (DIRECTION_COST if ahead == 2 else 0)
         return int(_met(a, b)), int(_house_again(a, b)), max(ahead - 2, 0), low
 
+    limit = DISTANCE_COST * m * m + DIRECTION_COST + 1  # more than any table's ``low``
     window = SEARCH_WINDOW
     while window < m - 1:
         # a window of the ranking, and only tables that break no rule: every weight is the
@@ -264,11 +278,11 @@ def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
             for j in range(i + 1, min(m, i + window + 1)):
                 rematch, again, over, low = cost(i, j)
                 if not (rematch or again or over):
-                    graph.add_edge(i, j, weight=m * m + DIRECTION_COST + 1 - low)
+                    graph.add_edge(i, j, weight=limit - low)
             if house is not None and i < house - window:
                 rematch, again, over, low = cost(i, house)
                 if not again:
-                    graph.add_edge(i, house, weight=m * m + DIRECTION_COST + 1 - low)
+                    graph.add_edge(i, house, weight=limit - low)
         found = nx.max_weight_matching(graph, maxcardinality=True)
         if len(found) == half:
             return {(min(i, j), max(i, j)) for i, j in found}
@@ -289,6 +303,105 @@ def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
         graph.add_edge(i, j, weight=weight)
     found = nx.max_weight_matching(graph, maxcardinality=True)
     return {(min(i, j), max(i, j)) for i, j in found}
+
+
+LOOKAHEAD_PAIRS: Final = 16
+"""A field of at most this many (the house pair counted) whose best pairing would leave the
+next round no pairing without a rematch (say 6 pairs, whose third round leaves two triangles
+of pairs who have not met) takes the best pairing that does leave one. Larger fields meet that
+only after about half as many rounds as pairs, and keep their best pairing."""
+
+LOOKAHEAD_CANDIDATES: Final = 20000
+"""At most this many pairings are weighed by the look-ahead."""
+
+
+def _rules_kept(players: Sequence[EntrantState | None]) -> dict[int, list[int]]:
+    """The tables that break no hard rule (no rematch, no house pair twice), as each rank's
+    possible opponents' ranks, in rank order."""
+    m = len(players)
+    kept: dict[int, list[int]] = {i: [] for i in range(m)}
+    for i in range(m):
+        for j in range(i + 1, m):
+            a, b = players[i], players[j]
+            if not (_met(a, b) or _house_again(a, b)):
+                kept[i].append(j)
+                kept[j].append(i)
+    return kept
+
+
+def _perfect_matchings(
+    kept: Mapping[int, Sequence[int]], limit: int
+) -> list[list[tuple[int, int]]]:
+    """Up to ``limit`` perfect matchings of the graph ``kept`` (rank -> ranks), in a fixed
+    order."""
+    out: list[list[tuple[int, int]]] = []
+    chosen: list[tuple[int, int]] = []
+    free = set(kept)
+
+    def walk() -> None:
+        if len(out) >= limit:
+            return
+        if not free:
+            out.append(list(chosen))
+            return
+        i = min(free)
+        free.discard(i)
+        for j in kept[i]:
+            if j in free:
+                free.discard(j)
+                chosen.append((i, j))
+                walk()
+                chosen.pop()
+                free.add(j)
+        free.add(i)
+
+    walk()
+    return out
+
+
+def _has_perfect_matching(kept: Mapping[int, Sequence[int]]) -> bool:
+    m = len(kept)
+    if m == 0:
+        return True
+    if min(len(others) for others in kept.values()) >= m / 2:
+        return True  # Dirac: a Hamiltonian cycle, so a perfect matching (m is even)
+    graph = nx.Graph()
+    graph.add_nodes_from(kept)
+    graph.add_edges_from((i, j) for i, others in kept.items() for j in others if i < j)
+    return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == m
+
+
+def _without(
+    kept: Mapping[int, Sequence[int]], tables: Iterable[tuple[int, int]]
+) -> dict[int, list[int]]:
+    used = {frozenset(t) for t in tables}
+    return {i: [j for j in others if frozenset((i, j)) not in used] for i, others in kept.items()}
+
+
+def _look_ahead(
+    players: Sequence[EntrantState | None], matched: set[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """``matched``, or the cheapest pairing that breaks no hard rule and leaves the next round
+    a pairing without a rematch when ``matched`` does not (``LOOKAHEAD_PAIRS``)."""
+    kept = _rules_kept(players)
+    if any(j not in kept[i] for i, j in matched):
+        return matched  # this round already breaks a rule: nothing to keep for the next
+    if _has_perfect_matching(_without(kept, matched)) or len(players) > LOOKAHEAD_PAIRS:
+        return matched
+
+    def cost(tables: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        over = low = 0
+        for i, j in tables:
+            ahead = _ahead(players[i], players[j])
+            over += max(ahead - 2, 0)
+            low += DISTANCE_COST * (j - i) ** 2 + (DIRECTION_COST if ahead == 2 else 0)
+        return over, low
+
+    candidates = _perfect_matchings(kept, LOOKAHEAD_CANDIDATES)
+    for tables in sorted(candidates, key=lambda t: (cost(t), t)):
+        if _has_perfect_matching(_without(kept, tables)):
+            return set(tables)
+    return matched
 
 
 def _directions(
