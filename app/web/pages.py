@@ -153,7 +153,12 @@ async def table_page(request: Request, game_id: str) -> Response:
         return render(request, "not_found.html", status=404)
     if access == "full":
         return render(request, "full.html", {"game_id": game_id})
-    return render(request, "table.html", {"game_id": game_id})
+    return render(request, "table.html", {"game_id": game_id, "traits_json": _TRAITS_JSON})
+
+
+# Each variant's traits with its default players and options (``Rules.traits``): what the
+# table's help reads before the first view (which carries the game's own) has come.
+_TRAITS_JSON = script_json({variant: get_rules(variant).traits() for variant in VARIANTS})
 
 
 async def _table_access(request: Request, game_id: str) -> str:

@@ -92,6 +92,7 @@ export async function shareLink(url) {
 
 /** JSON fetch with the cookie; throws an Error carrying the server's message, its HTTP status
  * and its error code (`error.code`, null when the answer had none). */
+/** @param {string} path @param {{method?: string, body?: any}} [init] */
 export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(path, {
     method,
@@ -122,6 +123,7 @@ export function escapeHTML(text) {
 
 /** Progress bars (`.xp-bar[aria-valuenow] > span`) take their width from their value: through
  * the CSSOM, since the pages' Content-Security-Policy refuses inline style attributes. */
+/** @param {ParentNode} [root] */
 export function fillBars(root = document) {
   for (const bar of root.querySelectorAll(".xp-bar[aria-valuenow]")) {
     const span = bar.querySelector("span");

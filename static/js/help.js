@@ -19,11 +19,12 @@ const OPTION_ORDER = [
   "seven_exchange",
   "valat_can_end_without_bonus",
 ];
+// An option means something only while these others, when the game has them, have these values
+// (app/web/pages.py OPTION_CONDITIONS: SA/TA belong to the free bidding of the modes that have one).
 const WHEN = {
-  classic: { allow_sa_ta: { bidding_mode: "free" }, auto_declare: { declarations: true } },
-  coinche: { auto_declare: { declarations: true } },
-  bulgarian: { auto_declare: { declarations: true } },
-  bela: { auto_declare: { declarations: true }, eight_card_belot: { declarations: true } },
+  allow_sa_ta: { bidding_mode: "free" },
+  auto_declare: { declarations: true },
+  eight_card_belot: { declarations: true },
 };
 const ONLY_PLAYERS = { seven_exchange: [2] };
 
@@ -37,14 +38,20 @@ const SCALES = {
   fr_ta: { J: 14, 9: 9, A: 6, T: 5, K: 3, Q: 1, 8: 0, 7: 0 },
 };
 
+/** The view's traits, or before the first view the variant's (templates/table_help.html). */
+function traitsOf(v) {
+  if (v.traits) return v.traits;
+  const all = JSON.parse(document.getElementById("variant-traits").textContent);
+  return all[v.variant];
+}
+
 function shownOptions(v) {
   const options = v.options || {};
-  const when = WHEN[v.variant] || {};
   return OPTION_ORDER.filter((name) => {
     if (!(name in options)) return false;
     if (ONLY_PLAYERS[name] && !ONLY_PLAYERS[name].includes(v.players)) return false;
-    const cond = when[name];
-    return !cond || Object.entries(cond).every(([other, value]) => options[other] === value);
+    const cond = WHEN[name];
+    return !cond || Object.entries(cond).every(([other, value]) => !(other in options) || options[other] === value);
   });
 }
 
@@ -59,20 +66,18 @@ function optionsHTML(v) {
   const rows = names.map(
     (name) => `<tr data-option="${name}"><th scope="row">${escapeHTML(t(`opt.${name}.label`))}</th><td>${escapeHTML(optionValue(name, v.options[name]))}</td></tr>`,
   );
-  if (!("target" in (v.options || {})) && v.variant === "duel") {
+  if (!("target" in (v.options || {})) && traitsOf(v).deal_is_game) {
     rows.unshift(`<tr data-option="target"><th scope="row">${escapeHTML(t("opt.target.label"))}</th><td>${escapeHTML(t("opt.target.one_deal"))}</td></tr>`);
   }
   if (!rows.length) return "";
   return `<h3>${escapeHTML(t("help.options"))}</h3><table class="help-options">${rows.join("")}</table>`;
 }
 
-/** Whether no-trump and all-trump contracts can be played in this game. */
+/** Whether no-trump and all-trump contracts can be played in this game. Before the first
+ * view, the variant's default traits, or a room whose options turn them on. */
 function hasNoTrumps(v) {
-  const o = v.options || {};
-  if (v.variant === "bulgarian") return true;
-  if (v.variant === "classic") return o.bidding_mode === "free" && Boolean(o.allow_sa_ta);
-  if (v.variant === "coinche") return Boolean(o.allow_sa_ta);
-  return false;
+  if (traitsOf(v).denominations.includes("NT")) return true;
+  return !v.traits && Boolean((v.options || {}).allow_sa_ta) && (v.options.bidding_mode || "free") === "free";
 }
 
 function orderRow(kind, label, order, scale, current) {
@@ -84,7 +89,8 @@ function orderRow(kind, label, order, scale, current) {
 
 function ordersHTML(v) {
   const denom = v.contract ? v.contract.denom : null;
-  const french = v.variant === "classic" || v.variant === "coinche";
+  const traits = traitsOf(v);
+  const french = traits.points_scale === "french";
   const rows = [];
   const suit = ["C", "D", "H", "S"].includes(denom) ? denom : null;
   if (!denom || suit) {
@@ -100,7 +106,7 @@ function ordersHTML(v) {
   }
   let html = `<h3>${escapeHTML(t("help.orders"))}</h3><p class="small">${escapeHTML(t("help.orders_note"))}</p>`;
   html += `<table class="help-orders">${rows.join("")}</table>`;
-  if (v.variant === "bulgarian" && (denom === "NT" || !denom)) html += `<p class="small muted">${escapeHTML(t("help.nt_doubled"))}</p>`;
+  if (traits.no_trumps_doubled && (denom === "NT" || !denom)) html += `<p class="small muted">${escapeHTML(t("help.nt_doubled"))}</p>`;
   if (denom) html += `<p class="small help-current">${escapeHTML(t("help.current", { contract: denomText(denom) }))}</p>`;
   return html;
 }

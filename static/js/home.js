@@ -275,7 +275,7 @@ function gameLine(game) {
   li.dataset.gameId = game.game_id;
   li.innerHTML =
     `<div class="game-info"><strong>${escapeHTML(t(`variant.${game.variant}`))}</strong>` +
-    (game.variant === "bela" ? ` <span class="muted">${escapeHTML(t("home.players_n", { n: game.players }))}</span>` : "") +
+    (schema[game.variant] && schema[game.variant].players.length > 1 ? ` <span class="muted">${escapeHTML(t("home.players_n", { n: game.players }))}</span>` : "") +
     `<span class="muted small">${escapeHTML(t(`status.${game.status}`))}${scores ? " · " + escapeHTML(scores) : ""}${names ? " · " + escapeHTML(names) : ""}${when ? " · " + escapeHTML(when.toLocaleString()) : ""}</span></div>` +
     `<div class="game-actions"><a class="btn" href="${escapeHTML(game.url)}">${escapeHTML(t("home.continue"))}</a></div>`;
   if (game.mode === "computer" || game.mode === "local") {

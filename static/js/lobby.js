@@ -11,6 +11,8 @@ const counts = document.getElementById("lobby-counts");
 const quickButton = document.getElementById("quick-play");
 const quickVariant = document.getElementById("quick-variant");
 const tables = new Map(); // game_id -> LobbyTable
+// the home page's variants (app/web/pages.py option_schema): the player counts each is played by
+const variants = JSON.parse((document.getElementById("schema") || {}).textContent || "{}");
 let socket = null;
 let retry = 1000;
 
@@ -33,7 +35,7 @@ function tableNode(table) {
   const head = el("div", "lobby-head");
   head.append(el("strong", "", t(`variant.${table.variant}`)));
   const facts = [];
-  if (table.variant === "bela") facts.push(t("home.players_n", { n: table.players }));
+  if ((variants[table.variant] || { players: [] }).players.length > 1) facts.push(t("home.players_n", { n: table.players }));
   if (typeof table.target === "number") facts.push(t("lobby.target", { n: table.target }));
   facts.push(t("lobby.clock", { n: table.clock }));
   facts.push(t(table.rated ? "lobby.rated" : "lobby.unrated"));

@@ -37,7 +37,7 @@ function seatName(seat) {
 }
 
 function sidesList() {
-  return n() === 3 ? [0, 1, 2] : [0, 1];
+  return [...Array(V.data.traits.scoring_sides).keys()];
 }
 
 function sideName(side) {
@@ -348,7 +348,7 @@ function show(data) {
   V.data = data;
   $("replay-error").hidden = true;
   $("replay-variant").textContent =
-    t(`variant.${data.variant}`) + (data.variant === "bela" ? ` · ${t("home.players_n", { n: data.players })}` : "");
+    t(`variant.${data.variant}`) + (data.traits.player_counts.length > 1 ? ` · ${t("home.players_n", { n: data.players })}` : "");
   if (!data.deals.length) {
     $("replay-empty").hidden = false;
     $("viewer").hidden = true;

@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the bar above the table (variant, contract, scores, buttons) and the banner under it.
 import { escapeHTML } from "./common.js";
 import { colon, t } from "./i18n.js";
@@ -9,7 +10,7 @@ import { lastTrick } from "./table-ui.js";
 
 export function renderBar() {
   const v = view();
-  $("bar-variant").textContent = t(`variant.${v.variant}`) + (v.variant === "bela" ? ` · ${t("home.players_n", { n: v.players })}` : "");
+  $("bar-variant").textContent = t(`variant.${v.variant}`) + (v.traits.player_counts.length > 1 ? ` · ${t("home.players_n", { n: v.players })}` : "");
   $("bar-contract").innerHTML = v.contract ? contractHTML(v.contract) + takenHTML(v.taken, v.contract.taker) : "";
   // scores
   const sides = scoringSides();
@@ -17,14 +18,14 @@ export function renderBar() {
     (side) => `<span class="score-side"><span class="score-name">${escapeHTML(sideName(side))}</span> <b>${v.scores[side]}</b></span>`,
   );
   let target = "";
-  if (v.variant === "duel") target = `<span class="score-target">${escapeHTML(t("score.games_won"))}</span>`;
+  if (v.traits.deal_is_game) target = `<span class="score-target">${escapeHTML(t("score.games_won"))}</span>`;
   else if (v.target) target = `<span class="score-target">${escapeHTML(t("score.target", { n: v.target }))}</span>`;
   else target = `<span class="score-target">${escapeHTML(t("opt.target.one_deal"))}</span>`;
   const reserve = v.reserve ? `<span class="score-reserve">${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</span>` : "";
   $("scoreboard").innerHTML = `${parts.join('<span class="score-sep">·</span>')}${target}${reserve}`;
   $("scoreboard").setAttribute("aria-label", `${colon(t("table.score_sheet"))} ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
   $("btn-last-trick").disabled = !lastTrick();
-  const room = S.room || {};
+  const room = S.room || /** @type {Partial<import("./protocol-types.js").RoomModel>} */ ({});
   $("btn-invite").hidden = room.mode !== "friends";
   // a tournament board: the house players' level is the event's, and there are no hints
   const board = !!(room.settings && room.settings.board);
@@ -38,7 +39,7 @@ export function renderBar() {
 
 export function renderBanner() {
   const banner = $("banner");
-  const room = S.room || {};
+  const room = S.room || /** @type {Partial<import("./protocol-types.js").RoomModel>} */ ({});
   let text = "";
   if (S.status !== "open") text = t("net.reconnecting");
   else if (room.paused) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A tournament board's table (docs/tournaments.md): the game is one deal. A line in the
 // banners' row names the board and links back to the event; once the deal is over it says so
 // and offers the entrant's next board, when the event has one for them.

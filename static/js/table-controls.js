@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the controls under the table: whose turn it is, and the buttons of the phase
 // (bids, exchange, discard, declarations, belote call, next deal, rematch).
 import { cardName, denomHTML, denomText, rankOf, suitOf } from "./cards.js";
@@ -54,7 +55,7 @@ export function renderControls() {
   // first, then the one way on (no "New deal" that would deal under the coming summary)
   if (S.role !== "spectator" && !U.holding && (v.phase === "deal_over" || v.phase === "match_over")) {
     const kind = v.phase === "match_over" ? "rematch" : "next_deal";
-    if (v.phase === "match_over" || v.variant === "duel") row.append(consentButton(kind, consent));
+    if (v.phase === "match_over" || v.traits.deal_is_game) row.append(consentButton(kind, consent));
     else if (nextDeal()) row.append(nextDealButton());
   }
   if (v.phase === "deal_over" && nextDeal()) box.append(nextDealLine());

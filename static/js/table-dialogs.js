@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the dialogs over the table: the deal summary, the match's end (with what this browser
 // earned), the score sheet, the last trick and the bid history.
 import { cardElement } from "./cards.js";
@@ -58,17 +59,17 @@ export function showDealSummary(result) {
   const rounding = roundingText(result.rounding);
   if (rounding) html += `<p class="muted small rounding-note">${escapeHTML(rounding)}</p>`;
   const sides = scoringSides();
-  // the duel's running score counts games won, not points
+  // where each deal is a game (the duel) the running score counts games won, not points
   const won = t("score.games_won");
-  const total = v.variant === "duel" ? won.charAt(0).toLocaleUpperCase() + won.slice(1) : t("result.match_total");
+  const total = v.traits.deal_is_game ? won.charAt(0).toLocaleUpperCase() + won.slice(1) : t("result.match_total");
   html += `<p class="match-line">${colon(escapeHTML(total))} ${sides.map((s) => `${escapeHTML(sideName(s))} <b>${result.totals_after[s]}</b>`).join(" · ")}${v.target ? ` <span class="muted">(${escapeHTML(t("score.target", { n: v.target }))})</span>` : ""}</p>`;
-  if (v.variant === "duel") {
+  if (v.traits.deal_is_game) {
     const w = result.winner_side;
     html += `<p class="winner-line">${escapeHTML(about("result.game_won_by", sideWho(w)))}</p>`;
   }
   html += analysisLink(result.number);
   $("deal-summary").innerHTML = html;
-  if (v.variant === "duel") showAwards($("deal-summary"), result.number); // each duel deal is a game
+  if (v.traits.deal_is_game) showAwards($("deal-summary"), result.number); // each deal is a game
   const actions = $("deal-actions");
   actions.replaceChildren();
   // "Continue" closes the summary; when the server holds the next deal for the players, it is
@@ -76,13 +77,13 @@ export function showDealSummary(result) {
   const close = button(
     t("common.continue"),
     () => {
-      if (v.variant !== "duel" && awaitsMyContinue()) sendConsent("next_deal");
+      if (!v.traits.deal_is_game && awaitsMyContinue()) sendConsent("next_deal");
       $("dlg-deal").close();
     },
     { cls: "btn primary", name: "continue" },
   );
-  if (v.variant !== "duel" && nextDeal()) $("deal-summary").append(nextDealLine());
-  if (v.variant === "duel" && S.role !== "spectator" && v.phase === "deal_over") {
+  if (!v.traits.deal_is_game && nextDeal()) $("deal-summary").append(nextDealLine());
+  if (v.traits.deal_is_game && S.role !== "spectator" && v.phase === "deal_over") {
     actions.append(
       button(
         t("consent.next_deal"),
@@ -241,7 +242,7 @@ export function fillScoreSheet() {
     };
     html += `<tr><td>${r.number + 1}</td><td class="sheet-contract">${contractHTML(r.contract)}<span class="cell-detail">${notes.join(" · ")}</span></td>${sides.map(cell).join("")}</tr>`;
   }
-  html += `</tbody><tfoot><tr><th scope="row" colspan="2">${escapeHTML(v.variant === "duel" ? t("score.games_won") : t("result.match_total"))}${v.target ? ` · ${escapeHTML(t("score.target", { n: v.target }))}` : ""}</th>${sides
+  html += `</tbody><tfoot><tr><th scope="row" colspan="2">${escapeHTML(v.traits.deal_is_game ? t("score.games_won") : t("result.match_total"))}${v.target ? ` · ${escapeHTML(t("score.target", { n: v.target }))}` : ""}</th>${sides
     .map((s) => `<td><b>${v.scores[s]}</b></td>`)
     .join("")}</tr></tfoot></table>`;
   if (v.reserve) html += `<p>${escapeHTML(t("score.reserve", { n: v.reserve, word: variantTerm("litige") }))}</p>`;

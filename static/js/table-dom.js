@@ -1,5 +1,9 @@
+// @ts-check
 // The table page's few DOM helpers: its root, lookups by id, buttons, dialogs, the announcer.
 export const app = document.getElementById("table-app");
+/** An element of the page by id: a dialog, an input, a button... (not typed further).
+ * @param {string} id
+ * @returns {any} */
 export const $ = (id) => document.getElementById(id);
 
 /** A button; `name` becomes its data-action (the browser tests and hints find it by that). */

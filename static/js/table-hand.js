@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the player's cards: the hand (overlapped to fit, usable cards lit) and, in the duel,
 // the two rows of piles. Taps, keys and drags on these cards are handled in table-input.js.
 import { backElement, cardElement, sortHand } from "./cards.js";
@@ -17,7 +18,7 @@ export function renderHand() {
   const v = view();
   const hand = $("hand");
   hand.replaceChildren();
-  if (v.variant === "duel" || !v.hand) {
+  if (v.traits.hand_in_piles || !v.hand) {
     hand.hidden = true;
     return;
   }
@@ -48,7 +49,7 @@ export function renderPiles(events) {
   const v = view();
   const top = $("piles-top");
   const bottom = $("piles-bottom");
-  if (v.variant !== "duel" || !v.piles) {
+  if (!v.traits.hand_in_piles || !v.piles) {
     top.hidden = bottom.hidden = true;
     return;
   }
@@ -65,7 +66,7 @@ export function renderPiles(events) {
     v.piles[seat].forEach((pile, i) => {
       const el = document.createElement("div");
       el.className = "pile";
-      el.dataset.pile = i;
+      el.dataset.pile = String(i);
       if (pile.down) el.append(backElement("pile-down"));
       if (pile.up) {
         const canPlay = interactive && acts.playable.has(pile.up);
@@ -127,10 +128,10 @@ export function layoutHand() {
 }
 
 /** The player's tappable cards, in screen order (hand or duel piles). */
-export const tappableCards = () => [...document.querySelectorAll("#hand button.card, #piles-bottom button.card")];
+export const tappableCards = () => [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand button.card, #piles-bottom button.card"))];
 
 export function focusCard(card) {
-  const el = document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`);
+  const el = /** @type {HTMLElement | null} */ (document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`));
   if (el) {
     el.tabIndex = 0;
     el.focus();

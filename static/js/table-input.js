@@ -1,3 +1,4 @@
+// @ts-check
 // Input: taps, right-clicks, keys and drags on the player's cards (delegated to the hand and the
 // duel's piles, so the regions only draw), the bar's buttons, and the page's settings.
 import { canShare, copyText, shareLink, toast } from "./common.js";
@@ -41,7 +42,7 @@ function onCardTap(card, canUse, keyboard = false) {
       // misclick protection: the first tap raises the card, the second plays it
       U.raised = new Set([card]);
       renderHand();
-      if (view().variant === "duel") renderPiles([]);
+      if (view().traits.hand_in_piles) renderPiles([]);
       renderControls();
       focusCard(card);
       return;
@@ -72,7 +73,7 @@ export function showRefusal(msg) {
   const text = illegalText(msg, { ledSuit: led, refused: card });
   toast(text);
   announce(text);
-  const el = card && document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`);
+  const el = card && /** @type {HTMLElement | null} */ (document.querySelector(`#hand .card[data-card="${card}"], #piles-bottom .card[data-card="${card}"]`));
   if (el) {
     el.classList.remove("refused");
     void el.offsetWidth; // restart the animation
@@ -186,6 +187,7 @@ function listenToCards(box) {
 export function showHint(action) {
   if (!action) return;
   document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  /** @type {HTMLElement | null} */
   let target = null;
   if (action.type === "play") {
     target = document.querySelector(`#hand button.card[data-card="${action.card}"], #piles-bottom button.card[data-card="${action.card}"]`);
@@ -229,7 +231,7 @@ function installMenu() {
     }
   });
   document.addEventListener("pointerdown", (e) => {
-    if (isOpen() && !e.target.closest("#bar-actions, #btn-menu")) setOpen(false);
+    if (isOpen() && !(/** @type {Element} */ (e.target).closest("#bar-actions, #btn-menu"))) setOpen(false);
   });
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A live table (docs/protocol.md, "Live tables"): the decision clock around the seat whose
 // decision it is, the computer standing in for a player (its badge, the others' "Let the
 // computer play for X", the player's "I'm back"), leaving the table, the per-browser
@@ -62,7 +63,7 @@ function errorText(msg) {
 
 /** The room's live fields of a seat (all absent on a server or table without them). */
 function live(seat) {
-  const info = roomSeat(seat) || {};
+  const info = roomSeat(seat) || /** @type {Partial<import("./protocol-types.js").SeatModel>} */ ({});
   return {
     human: info.kind === "human",
     connected: Boolean(info.connected),
@@ -73,7 +74,7 @@ function live(seat) {
   };
 }
 
-const settings = () => (S.room && S.room.settings) || {};
+const settings = () => (S.room && S.room.settings) || /** @type {Partial<import("./protocol-types.js").TableSettingsModel>} */ ({});
 
 /** The seats this browser holds that the computer is playing for. */
 export const mineStoodIn = () => S.held.filter((seat) => live(seat).standIn);
@@ -165,7 +166,7 @@ function ensureTicking() {
 function tick() {
   const now = clockNow();
   let running = false;
-  for (const el of document.querySelectorAll("#seats .seat[data-clock=running]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#seats .seat[data-clock=running]"))) {
     const seat = Number(el.dataset.seat);
     const { deadline } = live(seat);
     if (deadline === null) continue;
@@ -243,7 +244,7 @@ export function renderLiveBanner() {
     for (const seat of seats) {
       const row = document.createElement("span");
       row.className = "live-vote";
-      row.dataset.seat = seat;
+      row.dataset.seat = String(seat);
       const { votes } = live(seat);
       const agreed = S.held.some((s) => votes.includes(s));
       const text = document.createElement("span");

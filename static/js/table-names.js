@@ -1,3 +1,4 @@
+// @ts-check
 // How the table names seats and sides: the room's names, "You", "Partner"/"Opponent", "Us"/"Them";
 // and the shared wording of words.js bound to this table's variant and names.
 import { cardName, rankLabel, rankOf, suitIcon, suitOf } from "./cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the seats around the table (name, presence, role, badges, tricks, cards left,
 // declarations, belote, the last bid's bubble).
 import { cardElement, cardName, denomHTML } from "./cards.js";
@@ -19,7 +20,7 @@ export function renderSeats() {
     const info = roomSeat(seat);
     const el = document.createElement("div");
     el.className = `seat pos-${pos}`;
-    el.dataset.seat = seat;
+    el.dataset.seat = String(seat);
     const acting = v.to_act === seat && !isOver(v);
     if (acting) el.classList.add("to-act");
     const connected = !info || info.kind === "bot" || info.connected;
@@ -32,7 +33,7 @@ export function renderSeats() {
     if (v.contract && v.contract.taker === seat) badges.push(`<span class="badge taker">${denomHTML(v.contract.denom)}</span>`);
     const tricks = v.tricks_won ? v.tricks_won[seat] : 0;
     let extra = "";
-    if (v.variant !== "duel") {
+    if (!v.traits.hand_in_piles) {
       // others: their hand and talon as backs; you: your talon not yet picked up
       const talon = (v.talon_counts && v.talon_counts[seat]) || 0;
       const count = pos === "bottom" ? talon : v.hand_counts[seat] + talon;
@@ -76,7 +77,7 @@ export function renderSeats() {
     if (seatEl) {
       const strip = document.createElement("div");
       strip.className = "shown-cards claim-cards";
-      strip.dataset.claim = v.claim.seat;
+      strip.dataset.claim = String(v.claim.seat);
       strip.setAttribute("aria-label", t("claim.made", { name: seatName(v.claim.seat) }));
       for (const card of v.claim.cards) strip.append(cardElement(card, { cls: "tiny" }));
       seatEl.append(strip);

@@ -1,3 +1,4 @@
+// @ts-check
 // What the table sends: actions (with the version they answer), consents, and any other frame.
 import { toast } from "./common.js";
 import { t } from "./i18n.js";

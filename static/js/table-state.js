@@ -1,7 +1,27 @@
+// @ts-check
 // The table's server state: what the server last said (docs/protocol.md), merged from `state`
 // and `update` messages, and the questions the rest of the page asks of it. Nothing here
-// touches the DOM.
+// touches the DOM. The views are typed from the published schema (protocol-types.js), so
+// `tsc -p static/js` refuses a field no view has.
 
+/** @typedef {import("./protocol-types.js").TableView} TableView */
+/** @typedef {import("./protocol-types.js").RoomModel} RoomModel */
+
+/**
+ * @typedef {Object} TableState
+ * @property {number | null} version
+ * @property {"seat" | "spectator" | null} role
+ * @property {Array<number>} held
+ * @property {TableView | null} view
+ * @property {Object<string, TableView>} views
+ * @property {RoomModel | null} room
+ * @property {number | null} shown
+ * @property {string} status
+ * @property {number} skew
+ * @property {number | null} pausedAt
+ */
+
+/** @type {TableState} */
 export const S = {
   version: null,
   role: null,
@@ -96,6 +116,7 @@ function setViews(v, views, changes = false) {
 
 // ----------------------------------------------------------------------------- questions
 
+/** @returns {TableView} the view on screen (null before the first one) */
 export const view = () => S.view;
 export const nPlayers = () => (S.view ? S.view.players : 4);
 export const isLocal = () => S.held.length > 1;
@@ -120,7 +141,7 @@ export function position(seat) {
 }
 
 /** The sides that score: three players each for themselves, otherwise two. */
-export const scoringSides = () => (S.view && S.view.players === 3 ? [0, 1, 2] : [0, 1]);
+export const scoringSides = () => [...Array(S.view ? S.view.traits.scoring_sides : 2).keys()];
 
 export function actorSeat() {
   const v = view();
@@ -150,7 +171,7 @@ export const canClaim = () => {
 export function legalPlays() {
   const v = view();
   const plays = legal().filter((a) => a.type === "play");
-  const open = new Set(((v && v.belote) || []).filter((b) => b.seat === v.seat && b.stage === "belote").map((b) => b.suit));
+  const open = new Set(/** @type {Array<string>} */ (((v && v.belote) || []).filter((b) => b.seat === v.seat && b.stage === "belote").map((b) => b.suit)));
   return {
     playable: new Set(plays.map((a) => a.card)),
     belote: new Set(plays.filter((a) => a.belote && !open.has(a.card[1])).map((a) => a.card)),
@@ -175,8 +196,7 @@ export function exchangeCard() {
  * `{ waiting_for: [seat, ...], deadline: epoch-ms | null }`, or null (the next deal comes at
  * once, or the duel's consent in `room.consent` is used). */
 export function nextDeal() {
-  const v = view();
-  const nd = (v && v.next_deal) || (S.room && S.room.next_deal) || null;
+  const nd = (S.room && S.room.next_deal) || null;
   return nd && Array.isArray(nd.waiting_for) ? nd : null;
 }
 

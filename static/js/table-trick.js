@@ -1,3 +1,4 @@
+// @ts-check
 // Region: the centre of the table: the trick being played, the finished trick flying to its
 // winner, the deck spot (turn-up card, bela's proposal or middle) and the bid history.
 import { backElement, cardElement, cardName } from "./cards.js";
@@ -65,21 +66,24 @@ function renderDeckSpot(v) {
   const spot = $("deck-spot");
   spot.replaceChildren();
   spot.className = "deck-spot";
-  const showUp = v.upcard && v.variant !== "duel" && (v.phase === "bidding" || (v.variant === "bela" && v.players === 2));
+  // a turn-up shows during the bidding; a proposal lies on the rest of the deck all deal long
+  // (in the duel it lies among the piles: table-hand.js)
+  const proposal = v.traits.upcard === "proposal";
+  const showUp = v.upcard && !v.traits.hand_in_piles && (v.phase === "bidding" || proposal);
   if (showUp) {
     const stack = document.createElement("div");
     stack.className = "deck-stack";
-    if (v.variant === "bela") stack.append(backElement("deck-under"));
-    const up = cardElement(v.upcard, { label: t(v.variant === "bela" ? "table.proposal_card" : "table.turn_up_card", { card: cardName(v.upcard) }) });
+    if (proposal) stack.append(backElement("deck-under"));
+    const up = cardElement(v.upcard, { label: t(proposal ? "table.proposal_card" : "table.turn_up_card", { card: cardName(v.upcard) }) });
     up.classList.add("upcard");
     stack.append(up);
     spot.append(stack);
     const label = document.createElement("span");
     label.className = "deck-label";
-    label.textContent = t(v.variant === "bela" ? "table.proposal" : "table.turn_up");
+    label.textContent = t(proposal ? "table.proposal" : "table.turn_up");
     spot.append(label);
     spot.dataset.drop = exchangeCard() ? "exchange" : "";
-  } else if (v.variant === "bela" && v.players === 3 && v.middle_count) {
+  } else if (v.middle_count) {
     const stack = document.createElement("div");
     stack.className = "deck-stack middle";
     for (let i = 0; i < v.middle_count; i++) stack.append(backElement());

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's UI state: what this page alone knows (raised cards, the open declaration step,
 // the chosen coinche value, a move in flight, which summaries were seen), and what tapping a
 // card does now. The server never sees any of it.

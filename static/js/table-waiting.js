@@ -1,3 +1,4 @@
+// @ts-check
 // Region: what covers the table: the friends' waiting room before the game, and the screen of a
 // local game that hides one player's cards while the device passes to the next.
 import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
@@ -43,7 +44,7 @@ export function renderWaiting() {
     n === 4
       ? [0, 1].map((k) => `<li class="team-${k + 1}">${escapeHTML(t("waiting.partners", { a: nameOf(bySeat(k) || { seat: k }), b: nameOf(bySeat(k + 2) || { seat: k + 2 }) }))}</li>`).join("")
       : `<li>${escapeHTML(t("waiting.alone"))}</li>`;
-  const set = room.settings || {};
+  const set = room.settings || /** @type {Partial<import("./protocol-types.js").TableSettingsModel>} */ ({});
   const target = (room.options || {}).target;
   const rows = [
     [t("live.clock.label"), set.clock && set.clock !== "none" ? t("live.clock.seconds", { n: set.clock }) : t("live.clock.none")],
@@ -57,7 +58,7 @@ export function renderWaiting() {
     `</dl>`;
   const url = new URL(room.url || location.pathname, location.href).href;
   // a redraw (a `room` message) keeps the focus where the player had it
-  const active = box.contains(document.activeElement) ? document.activeElement : null;
+  const active = box.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
   const refocus = active ? active.id || active.dataset.action : null;
   box.innerHTML =
     `<h2>${escapeHTML(t(`variant.${room.variant}`))}</h2><p>${escapeHTML(t("room.waiting_players"))}</p><ul class="waiting-seats" data-players="${n}">${seats}</ul><ul class="waiting-partners">${partners}</ul>${settingsHTML}` +
@@ -111,7 +112,8 @@ function publicSwitch(room) {
 export function renderPassScreen() {
   const screen = $("pass-screen");
   const v = view();
-  const hidden = S.held.length > 1 && v.variant !== "duel";
+  // one device, several seats: cover the hand between players (piles lie face up for all)
+  const hidden = S.held.length > 1 && !v.traits.hand_in_piles;
   if (!hidden || S.shown === null || S.shown === U.revealed || isOver(v)) {
     screen.hidden = true;
     app.classList.remove("covered");

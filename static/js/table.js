@@ -1,3 +1,4 @@
+// @ts-check
 // The table: draws the views the server sends (app/engine/views.py) and sends the player's
 // actions. This module is the entry point: it reads the server's messages, keeps the state
 // (table-state.js) and redraws the regions; each region is its own module:
@@ -140,7 +141,7 @@ function render(events) {
   app.dataset.state = "ready";
   app.dataset.phase = v.phase;
   app.dataset.variant = v.variant;
-  app.dataset.players = v.players;
+  app.dataset.players = String(v.players);
   app.classList.toggle("spectating", S.role === "spectator");
   const turnSeat = actorSeat();
   app.dataset.myTurn = turnSeat !== null && turnSeat === bottomSeat() && legal().length > 0 ? "yes" : "no";
@@ -303,7 +304,7 @@ for (const dialog of document.querySelectorAll("dialog")) {
 }
 
 // for tests and debugging: the server state and the page's own, read-only
-window.atoutTable = {
+/** @type {any} */ (window).atoutTable = {
   get state() {
     return S;
   },
