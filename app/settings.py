@@ -260,6 +260,19 @@ class Settings(BaseSettings):
         "tables that are missing.",
     )
 
+    tournament_live_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        description="How often the server takes a step of every live Swiss event that is due "
+        "or running (starting it, pairing a round, dealing the next board when a table's end "
+        "was missed). A board's end deals the next one at once anyway.",
+    )
+    tournament_player_swiss: bool = Field(
+        default=False,
+        description="Whether any player may create a live Swiss event for pairs (the "
+        "tournaments page's form). Off: only the admin (the admin page).",
+    )
+
     @field_validator("tournament_daily", mode="before")
     @classmethod
     def _split_daily(cls, value: Any) -> Any:

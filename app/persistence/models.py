@@ -16,6 +16,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     func,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -347,6 +348,16 @@ class Tournament(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
+    # the live duplicate Swiss for pairs (kind "swiss"; null for robot events):
+    # rounds R (``boards`` is B, the boards per round), the tables' clock in seconds,
+    # ``status`` open | running | finished, the round being played (0 before the start),
+    # the most pairs (null: no limit) and whether registration is open
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    clock: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str | None] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    max_pairs: Mapped[int | None] = mapped_column(Integer)
+    registration: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class TournamentBoard(Base):
@@ -379,6 +390,48 @@ class TournamentEntry(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, server_default=func.now()
     )
+    # a live Swiss event: the pair (TournamentPair.number) this player belongs to
+    pair: Mapped[int | None] = mapped_column(Integer)
+
+
+class TournamentPair(Base):
+    """A pair of a live Swiss event: its players are the entries with this ``pair``. A pair
+    registered with a partner link has a ``code`` until the partner joins (the link is then
+    spent); ``house_partner``: a single player with the house player as partner (flagged in
+    the standings). ``joined_round``: the first round it plays (later than 1: it joined late);
+    ``withdrawn_round``: the round it missed entirely (it plays no more)."""
+
+    __tablename__ = "tournament_pairs"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # from 1
+    code: Mapped[str | None] = mapped_column(String(24), unique=True)
+    house_partner: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_round: Mapped[int] = mapped_column(Integer, default=1)
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+
+
+class TournamentRound(Base):
+    """A round of a live Swiss event: its pairings (``[{"table", "ns", "ew"}]``, pair numbers,
+    0 for a pair of house players), then, once its last board is over, each pair's scores."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)  # from 1
+    pairings: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    scores: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class TournamentTable(Base):

@@ -84,8 +84,8 @@ class BotDriver:
         state = room.state
         if room.closed or room.status != Status.PLAYING or state is None:
             return None
-        if not any(listener.seats for listener in room.listeners):
-            return None  # bots wait for the humans
+        if not room.unattended and not any(listener.seats for listener in room.listeners):
+            return None  # bots wait for the humans (not at an unattended table)
         seat = current_player(state)
         if seat is None:
             return None

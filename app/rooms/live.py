@@ -318,7 +318,7 @@ class Live:
     async def _expire(self, seat: int, deadline: int, version: int) -> None:
         room = self.room
         await asyncio.sleep(max(0.0, deadline / 1000 - self.now()))
-        if not any(listener.seats for listener in room.listeners):
+        if not room.unattended and not any(listener.seats for listener in room.listeners):
             return  # nobody at the table: handled when someone connects (presence)
         try:
             await self._play_for(seat, deadline, version)

@@ -49,6 +49,10 @@ TABLE_DEFAULTS: dict[str, Any] = {
     # a tournament board (app/tournaments): {"event", "round", "board", "table", "direction"};
     # the game is that one deal, and ends with it
     "board": None,
+    # a table that plays on with nobody connected (a live tournament table, app/tournaments):
+    # its bots and stand-ins move under the clock while its humans are away, and it never
+    # leaves memory as idle while it is being played (Room.unattended)
+    "unattended": False,
     # public tables (public.py): rated unless the host says otherwise; when it became public
     "rated": True,
     "public_since": None,
@@ -156,6 +160,9 @@ class RoomServices:
     # tournaments (app/tournaments): whether a browser may read a board's record that it did
     # not play at (a board revealed to it); (game_id, identity_id) -> bool
     board_reader: Callable[[str, int], Awaitable[bool]] | None = None
+    # tournaments: told when a board's game is over (its last action committed), so that a
+    # live event deals the next board at once (app/tournaments/live.py)
+    board_over: Callable[[Room], None] | None = None
     # the lobby (lobby.py): told when a room's seats may have changed
     lobby: Any = None
     # Web Push (app/web/push.py): told of every version and every room change

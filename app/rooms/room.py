@@ -806,6 +806,8 @@ class Room:
             self.public_table.handed_over(handed[0])
         if "status" in values:
             self.status = FINISHED
+            if self.settings.get("board") and self.services.board_over is not None:
+                self.services.board_over(self)
         if next_deal is not None:
             self.deals += 1
             self.publish(*next_deal)
@@ -902,7 +904,16 @@ class Room:
 
     # ------------------------------------------------------------------ life cycle
 
+    @property
+    def unattended(self) -> bool:
+        """A table that plays on with nobody connected (``settings.unattended``: a live
+        tournament table). Its bots and the stand-ins of its absent humans move under the
+        clock whether or not anyone is connected, and it is never idle while being played."""
+        return bool(self.settings.get("unattended"))
+
     def is_idle(self, idle_seconds: float) -> bool:
+        if self.unattended and self.status == PLAYING:
+            return False  # it plays on: evicting it would stop its bots and clocks
         return (
             not self.listeners
             and not self.lock.locked()

@@ -107,15 +107,25 @@ def table_result(record: dict[str, Any], seat: int = ENTRANT_SEAT) -> dict[str, 
     others' average (what the matchpoints compare); ``contract`` and ``outcome``; ``par``: the
     double-dummy card play of the contract played, from its first card (the taker's party's
     card points and the other party's, last trick and capot bonus included); ``by``: how many
-    of the seat's actions its stand-in played."""
+    of the seat's actions its stand-in played; ``acted`` and ``stood_in``: per seat, how many
+    actions its own player made and how many its stand-in played (a live Swiss side is absent
+    on a board when a human seat of it made none of its actions)."""
     first_card = None
     final = None
     by = 0
+    players = int(record.get("players") or 4)
+    acted = [0] * players  # per seat: the actions its own player (or bot) made
+    stood_in = [0] * players  # per seat: the actions its stand-in played
     for step, state in replayed_states(record):
         if step is not None and step.deal > 0:
             break
         if step is not None and step.seat == seat and step.by == "stand_in":
             by += 1
+        if step is not None and 0 <= step.seat < players:
+            if step.by is None:
+                acted[step.seat] += 1
+            elif step.by == "stand_in":
+                stood_in[step.seat] += 1
         if (
             first_card is None
             and state.phase is Phase.PLAY
@@ -131,7 +141,13 @@ def table_result(record: dict[str, Any], seat: int = ENTRANT_SEAT) -> dict[str, 
     rules = final.rules
     result = final.results[0]
     own = rules.side_of[seat]
-    out: dict[str, Any] = {"thrown_in": result.thrown_in, "own_side": own, "by": by}
+    out: dict[str, Any] = {
+        "thrown_in": result.thrown_in,
+        "own_side": own,
+        "by": by,
+        "acted": acted,
+        "stood_in": stood_in,
+    }
     if result.thrown_in or result.score is None:
         scores = [0] * rules.sides
         out.update(contract=None, outcome="thrown_in", taker_side=None, par=None)

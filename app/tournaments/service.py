@@ -59,6 +59,7 @@ from app.tournaments.boards import (
     play_datum,
     table_result,
 )
+from app.tournaments.live import SWISS, LiveSwiss
 from app.tournaments.scoring import Matchpoints, matchpoints, standings
 
 log = logging.getLogger("atout.tournaments")
@@ -102,9 +103,12 @@ def iso(value: datetime | None) -> str | None:
 
 
 def phase_of(event: Tournament, now: datetime) -> str:
-    """``cancelled``, ``open`` (before its window), ``running`` or ``finished``."""
+    """``cancelled``, ``open`` (before its window), ``running`` or ``finished``; a live Swiss
+    event's is its ``status`` (app/tournaments/live.py)."""
     if event.cancelled:
         return "cancelled"
+    if event.kind == SWISS:
+        return event.status or "open"
     if now < _aware(event.starts_at):
         return "open"
     if now < _aware(event.ends_at):
@@ -139,15 +143,31 @@ class Tournaments:
         self._locks: dict[Any, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.clock: Callable[[], datetime] = _now  # tests replace it
+        self.live = LiveSwiss(self)  # the live Swiss events (app/tournaments/live.py)
+        self._live_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
         self._loop_task = asyncio.create_task(self._run(), name="atout-tournaments")
+        self._live_task = asyncio.create_task(self._run_live(), name="atout-tournaments-live")
+
+    async def _run_live(self) -> None:
+        """Every ``tournament_live_seconds``: a step of every live Swiss event that is due or
+        running (the lockstep also moves at once when a board's game ends: ``board_over``)."""
+        while True:
+            try:
+                await self.live.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("live tournament tick failed", extra={"event": "tournament_live"})
+            await asyncio.sleep(self.settings.tournament_live_seconds)
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._loop_task, *self._tasks) if t is not None]
-        self._loop_task = None
+        await self.live.stop()
+        tasks = [t for t in (self._loop_task, self._live_task, *self._tasks) if t is not None]
+        self._loop_task = self._live_task = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -317,7 +337,9 @@ class Tournaments:
                 (
                     await session.execute(
                         select(Tournament).where(
-                            Tournament.cancelled.is_(False), Tournament.ends_at > now
+                            Tournament.kind == "robot",
+                            Tournament.cancelled.is_(False),
+                            Tournament.ends_at > now,
                         )
                     )
                 )
@@ -421,6 +443,8 @@ class Tournaments:
         if not identity_id:
             raise TournamentError("not_allowed", "open the page in a browser to enter")
         event = await self._event(event_id)
+        if event.kind == SWISS:
+            raise TournamentError("not_robot", "register for a live event as a pair")
         phase = phase_of(event, self.clock())
         async with self._lock(("enter", event_id)):
             entry = await self._entry(event_id, identity_id)
@@ -447,6 +471,8 @@ class Tournaments:
         and the house players seated, or the one already started. Boards are played in
         order."""
         event = await self._event(event_id)
+        if event.kind == SWISS:
+            raise TournamentError("not_robot", "a live event deals its boards itself")
         if not 1 <= board <= event.boards:
             raise TournamentError("no_such_board", f"this event has boards 1 to {event.boards}")
         entry = await self._entry(event_id, identity_id)
@@ -551,6 +577,8 @@ class Tournaments:
     async def event(self, event_id: str, viewer: int) -> dict[str, Any]:
         """The event page's data, as ``viewer`` may see it (the module's secrecy rules)."""
         event = await self._event(event_id)
+        if event.kind == SWISS:
+            return await self.live.event(event_id, viewer)
         now = self.clock()
         phase = phase_of(event, now)
         await self.refresh(event_id)
@@ -654,6 +682,8 @@ class Tournaments:
         """Every finished table's result on ``board``, with matchpoints and the links to its
         replay and analysis; ``TournamentError("hidden")`` unless the board is revealed."""
         event = await self._event(event_id)
+        if event.kind == SWISS:
+            return await self.live.traveller(event_id, board)
         if not 1 <= board <= event.boards:
             raise TournamentError("no_such_board", f"this event has boards 1 to {event.boards}")
         await self.refresh(event_id)
@@ -715,6 +745,8 @@ class Tournaments:
             entries = await self._entries(session, row.tournament_id)
             tables = await self._tables(session, row.tournament_id)
         assert event is not None
+        if event.kind == SWISS:
+            return await self.live.may_read(event, row.board)
         me = next((e for e in entries if e.identity_id == viewer), None) if viewer else None
         return self._revealed(event, phase_of(event, self.clock()), tables, me, row.board)
 
@@ -754,6 +786,8 @@ class Tournaments:
 
     async def results_csv(self, event_id: str, viewer: int) -> str:
         """Every finished table of every board, one line each, once the window has closed."""
+        if (await self._event(event_id)).kind == SWISS:
+            return await self.live.results_csv(event_id)
         event, entries, tables = await self._closed_event(event_id, viewer)
         per_board = _matchpoints(tables, event.boards)
         names = {e.number: e.name for e in entries}
@@ -791,6 +825,8 @@ class Tournaments:
         """A zip: ``event.json`` (the event, standings and travellers), ``results.csv`` and
         every table's ``belote-record/1`` (``boards/<b>/table-<t>.json``, meta naming the
         event, round, board, table and direction)."""
+        if (await self._event(event_id)).kind == SWISS:
+            return await self.live.archive(event_id, viewer)
         event, entries, tables = await self._closed_event(event_id, viewer)
         data = await self.event(event_id, viewer)
         travellers = [await self.traveller(event_id, b, viewer) for b in range(1, event.boards + 1)]
