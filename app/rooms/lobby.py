@@ -26,6 +26,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("atout.lobby")
 
 FLUSH_SECONDS = 0.02
+FANOUT_CHUNK = 64  # watchers written to per turn of the event loop (see ``_fanout``)
 COUNTS_SECONDS = 5.0
 RESYNC_SECONDS = 60.0
 ACTIVE_SECONDS = 600.0
@@ -51,8 +53,9 @@ PUBLIC_CLOCK = 30
 class Watcher(Protocol):
     identity_id: int
 
-    def send(self, text: str) -> None:
-        """Queue a message (never blocks)."""
+    def send(self, text: str, frame: bytes | None = None) -> None:
+        """Send a message (never blocks); ``frame``: the same, encoded once for every watcher
+        by ``Lobby.encode`` (None when the lobby has no encoder)."""
 
 
 def _target(options: dict[str, Any]) -> Any:
@@ -152,6 +155,10 @@ class Lobby:
         self._flush: asyncio.Task[None] | None = None
         self._loop: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._outbox: deque[tuple[str, bytes | None]] = deque()  # for every watcher, in order
+        self._fanning: asyncio.Task[None] | None = None
+        # a message's wire form, made once for every watcher (app/web/wsprotocol.py text_frame)
+        self.encode: Callable[[str], bytes | None] = lambda text: None
         self.updates = 0  # changes pushed (tests, the benchmark)
         self._counts_due = False
 
@@ -167,7 +174,7 @@ class Lobby:
         self._loop = asyncio.create_task(self._counts_loop(), name="atout-lobby")
 
     async def stop(self) -> None:
-        for task in (self._loop, self._flush, *self._tasks):
+        for task in (self._loop, self._flush, self._fanning, *self._tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -186,15 +193,36 @@ class Lobby:
 
     def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
-        watcher.send(out.dumps(self.snapshot()))
+        text = out.dumps(self.snapshot())
+        watcher.send(text, self.encode(text))
 
     def detach(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
 
     def _push(self, message: dict[str, Any]) -> None:
+        """Send a change to every watcher, in order, a few watchers per turn of the loop."""
+        if not self.watchers:
+            return
         text = out.dumps(message)
-        for watcher in list(self.watchers):
-            watcher.send(text)
+        self._outbox.append((text, self.encode(text)))
+        if self._fanning is None or self._fanning.done():
+            self._fanning = asyncio.create_task(self._fanout(), name="atout-lobby-fanout")
+
+    async def _fanout(self) -> None:
+        """The message is encoded once (``encode``) and each watcher writes those bytes to
+        its socket. ``FANOUT_CHUNK`` watchers at a time, with a turn of the loop between: the
+        moves that arrive meanwhile wait for one chunk, not the whole list. The messages keep
+        their order (one outbox, one task). A watcher that attaches meanwhile may get a change
+        its snapshot already has: every lobby message says a state, so it reads the same
+        twice."""
+        while self._outbox:
+            text, frame = self._outbox.popleft()
+            watchers = list(self.watchers)
+            for start in range(0, len(watchers), FANOUT_CHUNK):
+                for watcher in watchers[start : start + FANOUT_CHUNK]:
+                    watcher.send(text, frame)
+                if start + FANOUT_CHUNK < len(watchers):
+                    await asyncio.sleep(0)
 
     # ------------------------------------------------------------------ changes
 

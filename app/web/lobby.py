@@ -40,7 +40,8 @@ from app.web import moderation
 from app.web.deps import IdentitiesDep, RoomsDep, SettingsDep
 from app.web.errors import ApiError, from_command
 from app.web.identity import IdentityDep, ViewerDep, identity_from_cookie
-from app.web.ws import CLOSE_POLICY, TokenBucket, origin_allowed
+from app.web.ws import CLOSE_POLICY, CLOSE_TRY_LATER, TokenBucket, origin_allowed
+from app.web.wsprotocol import FrameWriter, text_frame
 
 router = APIRouter()
 MAX_LOBBY_FRAME = 1024
@@ -81,6 +82,7 @@ def lobby_of(app: Any) -> Lobby:
 def make_lobby(app: Any, rooms: RoomManager) -> Lobby:
     """The process's lobby, wired to the rooms (app/web/runtime.py starts it)."""
     lobby = Lobby(app.state.sessionmaker, rooms.services.url, level_for)
+    lobby.encode = text_frame
 
     def online() -> set[int]:
         ids = {w.identity_id for w in lobby.watchers}
@@ -254,16 +256,28 @@ async def set_public(
 
 
 class LobbyConnection:
-    """A lobby watcher: a bounded queue and a writer task, as the tables' connections."""
+    """A lobby watcher. The lobby's messages, the same for every watcher, are written as one
+    frame serialized once (``frame``, app/web/wsprotocol.py), straight to the socket; the
+    answers to this socket alone (``pong``, ``error``) and the close go through a bounded queue
+    and a writer task, as the tables' connections. A watcher whose socket asks to pause (it
+    reads too slowly) is closed with 1013: the page reconnects and gets the whole list again."""
 
     def __init__(self, websocket: WebSocket, identity_id: int) -> None:
         from app.web.ws import Connection
 
         self.identity_id = identity_id
         self.conn = Connection(websocket, identity_id, ())
+        self.frames = FrameWriter.of(websocket.scope)
 
-    def send(self, text: str) -> None:
-        self.conn.send(text)
+    def send(self, text: str, frame: bytes | None = None) -> None:
+        if self.conn.closing:
+            return
+        if frame is None or self.frames is None:
+            self.conn.send(text)
+            return
+        written = self.frames.write(frame)
+        if written is False:
+            self.conn.close(CLOSE_TRY_LATER, "too far behind: reconnect")
 
 
 @router.websocket("/ws/lobby")
