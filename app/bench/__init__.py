@@ -20,6 +20,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
   (rooms evicted and restored): memory, stalls, move latency, moves lost;
 - ``solver``  ``atout bench solver``: the exact solver's time per position, per variant, against
   the older endgame solver;
+- ``tournament``  ``atout bench tournament``: the live Swiss's time to pair a round (and to
+  score it), 64 and 256 pairs;
 - ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
   valuation, written to ``app/bots/valuation_coefs.py``.
 
@@ -43,6 +45,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.reads",
     "app.bench.soak",
     "app.bench.solver",
+    "app.bench.tournament",
     "app.bench.tune",
 )
 
