@@ -13,7 +13,8 @@ when the room applies it; the engine's own notation checks stay behind it
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from functools import cache
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -22,6 +23,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    TypeAdapter,
     field_validator,
 )
 
@@ -194,3 +196,18 @@ EngineAction = Annotated[
     | DiscardAction,
     Field(discriminator="type"),
 ]
+
+
+@cache
+def _adapter() -> TypeAdapter[Any]:
+    return TypeAdapter(EngineAction)
+
+
+def parse_action(data: Any) -> Action:
+    """An action in its wire form (an entry of a seat view's ``legal``, as a computer player
+    answers) made the engine's action through the grammar a human's ``action`` message is
+    parsed with. Raises ``ValueError`` (pydantic's ``ValidationError``, or ``InvalidAction``)
+    when it is not one. The engine's record reader (``action_from_json``) stays for records."""
+    model: Any = _adapter().validate_python(data)
+    action: Action = model.to_engine()
+    return action

@@ -47,7 +47,6 @@ from app.engine import (
     Action,
     Phase,
     State,
-    action_from_json,
     current_player,
     legal_actions,
     out_of_turn_actions,
@@ -55,6 +54,7 @@ from app.engine import (
 )
 from app.engine.claims import can_claim, claim_action
 from app.logging import game_fields
+from app.rooms.actions import parse_action
 from app.rooms.errors import RoomClosed
 from app.rooms.model import Status, owner
 
@@ -152,7 +152,7 @@ class BotDriver:
 
     async def choose(self, state: State, seat: int, level: str) -> Action:
         """What a bot of ``level`` plays for ``seat`` in ``state`` (its view only)."""
-        return action_from_json(await self.think(seat_view(state, seat), level))
+        return parse_action(await self.think(seat_view(state, seat), level))
 
     async def think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
         """Run a bot off the event loop (a worker process by default)."""

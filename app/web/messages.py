@@ -3,8 +3,9 @@
 Every incoming frame is parsed by ``parse_incoming`` into exactly one of these models, or
 refused with an error code (``bad_json``, ``unknown_type``, ``bad_message``,
 ``invalid_action``). Models are strict (no type coercion), forbid unknown fields and bound
-every size. They are the JSON Schema of this direction (app/web/schema.py): a new message is a
-model here registered with ``@incoming``, nothing else.
+every size. They are the JSON Schema of this direction (app/web/schema.py). ``Incoming`` is
+their closed union, and ``app.web.ws.HANDLERS`` has one handler for each (docs/protocol.md,
+"Adding a message").
 
 The boundary between the codes (docs/protocol.md, "Errors"):
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import (
     BaseModel,
@@ -57,27 +58,9 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-_INCOMING: list[type[BaseModel]] = []
-M = TypeVar("M", bound=type[BaseModel])
-
-
-@cache
-def _adapter() -> TypeAdapter[Any]:
-    union: Any = Annotated[Union[tuple(_INCOMING)], Field(discriminator="type")]  # noqa: UP007
-    return TypeAdapter(union)
-
-
-def incoming(model: M) -> M:
-    """Register ``model`` as one of the client → server messages (its ``type`` is its tag)."""
-    _INCOMING.append(model)
-    _adapter.cache_clear()
-    return model
-
-
 # ----------------------------------------------------------------- client → server
 
 
-@incoming
 class ActionMessage(_Strict):
     """Play, bid, declare, exchange or discard: ``action`` is one entry of the view's ``legal``,
     sent as it is. ``seat`` names the seat when the socket holds several (``local`` games; by
@@ -94,7 +77,6 @@ class ActionMessage(_Strict):
         return self.action.model_dump(exclude_none=True)
 
 
-@incoming
 class ClaimMessage(_Strict):
     """Claim every remaining trick (RULES.md §15), on your lead when the view's ``can_claim``
     is true; ``seat`` as for ``action``. Refused with ``claim_not_certain`` when your view
@@ -106,7 +88,6 @@ class ClaimMessage(_Strict):
     seat: SeatNo | None = None
 
 
-@incoming
 class ResumeMessage(_Strict):
     """I have everything up to ``version``: the missed updates, or a state."""
 
@@ -114,7 +95,6 @@ class ResumeMessage(_Strict):
     version: Version
 
 
-@incoming
 class ConsentMessage(_Strict):
     """Continue after a deal's summary (``next_deal``), or agree to a rematch."""
 
@@ -123,7 +103,6 @@ class ConsentMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class SetLevelMessage(_Strict):
     """Computer games: the bots' level."""
 
@@ -132,7 +111,6 @@ class SetLevelMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class SeatBotMessage(_Strict):
     """Friends games, waiting room, host only: a computer player on a free seat."""
 
@@ -142,7 +120,6 @@ class SeatBotMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class FreeSeatMessage(_Strict):
     """Friends games, waiting room, host only: take the computer player off a seat."""
 
@@ -151,7 +128,6 @@ class FreeSeatMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class TakeSeatMessage(_Strict):
     """Friends games, waiting room: move to a free human seat."""
 
@@ -160,7 +136,6 @@ class TakeSeatMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class HintMessage(_Strict):
     """Computer games: the hard bot's suggestion for your seat."""
 
@@ -168,14 +143,12 @@ class HintMessage(_Strict):
     id: ClientId
 
 
-@incoming
 class PingMessage(_Strict):
     """Keep-alive: answered with ``pong``."""
 
     type: Literal["ping"]
 
 
-@incoming
 class StandInMessage(_Strict):
     """Agree to let the stand-in play an away seat (RULES.md D-22)."""
 
@@ -184,7 +157,6 @@ class StandInMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class BackMessage(_Strict):
     """ "I'm back": the stand-in stops playing the sender's seats."""
 
@@ -192,7 +164,6 @@ class BackMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class LeaveMessage(_Strict):
     """Leave the table: the stand-in plays the sender's seats to the end of the match."""
 
@@ -200,7 +171,6 @@ class LeaveMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class SettingsMessage(_Strict):
     """This connection's own settings: ``auto_play``, forced cards played for me (D-23), and
     ``hidden``, whether the page is hidden now (a push notification tells its player of his
@@ -212,7 +182,6 @@ class SettingsMessage(_Strict):
     id: ClientId | None = None
 
 
-@incoming
 class ChatMessage(_Strict):
     """A table-chat line: ``text`` is the words (kind ``text``: 1..200 characters once control
     characters are spaces and the ends stripped), or a quick phrase's or an emote's key."""
@@ -240,7 +209,6 @@ class ChatMessage(_Strict):
         return self if text == self.text else self.model_copy(update={"text": text})
 
 
-@incoming
 class ChatSettingsMessage(_Strict):
     type: Literal["chat_settings"]
     chat: StrictBool
@@ -248,9 +216,38 @@ class ChatSettingsMessage(_Strict):
     id: ClientId | None = None
 
 
+# The closed set of client → server messages: a frame parses into exactly one of them
+# (``parse_incoming``), and ``app.web.ws.HANDLERS`` has one handler for each. The order is
+# the one ``unknown_type`` lists and the schema shows.
+Incoming: TypeAlias = (
+    ActionMessage
+    | ClaimMessage
+    | ResumeMessage
+    | ConsentMessage
+    | SetLevelMessage
+    | SeatBotMessage
+    | FreeSeatMessage
+    | TakeSeatMessage
+    | HintMessage
+    | PingMessage
+    | StandInMessage
+    | BackMessage
+    | LeaveMessage
+    | SettingsMessage
+    | ChatMessage
+    | ChatSettingsMessage
+)
+INCOMING: tuple[type[BaseModel], ...] = get_args(Incoming)
+
+
+@cache
+def _adapter() -> TypeAdapter[Incoming]:
+    return TypeAdapter(Annotated[Incoming, Field(discriminator="type")])
+
+
 def incoming_types() -> tuple[str, ...]:
-    """The ``type`` of every client → server message, in registration order."""
-    return tuple(_tag(m) for m in _INCOMING)
+    """The ``type`` of every client → server message, in the order of ``Incoming``."""
+    return tuple(_tag(m) for m in INCOMING)
 
 
 def _tag(model: type[BaseModel]) -> str:
@@ -258,7 +255,7 @@ def _tag(model: type[BaseModel]) -> str:
     return tag
 
 
-def incoming_adapter() -> TypeAdapter[Any]:
+def incoming_adapter() -> TypeAdapter[Incoming]:
     """The discriminated union of every registered message (validation, JSON Schema)."""
     return _adapter()
 
@@ -312,8 +309,9 @@ def _in_action(error: Any) -> bool:
     return not (len(loc) == 2 and error["type"] == "missing")
 
 
-def parse_incoming(text: str) -> Any:
-    """One of the message models above, or ``BadFrame`` with the error code to answer."""
+def parse_incoming(text: str) -> Incoming:
+    """The frame as one of the ``Incoming`` messages, or ``BadFrame`` with the error code to
+    answer."""
     try:
         return _adapter().validate_json(text)
     except ValidationError as exc:

@@ -15,10 +15,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import metrics
@@ -41,6 +44,7 @@ from app.web.messages import (
     ConsentMessage,
     FreeSeatMessage,
     HintMessage,
+    Incoming,
     LeaveMessage,
     PingMessage,
     ResumeMessage,
@@ -299,7 +303,7 @@ async def _read_loop(
             conn.send_json(error(exc.code, exc.message, exc.msg_id))
             continue
         try:
-            await _dispatch(conn, room, msg, hints, received)
+            await _dispatch(conn, room, msg, Frame(received, hints))
         except RoomClosed:
             # the one documented code of why it closed: 4001 when the room moved to another
             # process, 1012 when this process let it go (a restart, idle)
@@ -326,49 +330,144 @@ def _too_big(conn: Connection) -> None:
     conn.close(CLOSE_TOO_BIG, "frame too large")
 
 
-async def _dispatch(
-    conn: Connection, room: Room, msg: Any, hints: set[asyncio.Task[None]], received: float
+@dataclass(slots=True)
+class Frame:
+    """What a handler needs beside the connection, the room and the message: when the frame
+    was read, and the connection's hint tasks."""
+
+    received: float
+    hints: set[asyncio.Task[None]]
+
+
+Handler = Callable[[Connection, Room, Any, Frame], Awaitable[None]]
+# One handler per incoming message type (app/web/messages.py ``Incoming``), as lila-ws's
+# closed ``ClientOut`` and lichess's socket handlers: tests/web/test_dispatch.py checks that
+# every type has one, and a message with none reaches ``_unexpected``.
+HANDLERS: dict[type[BaseModel], Handler] = {}
+M = TypeVar("M", bound=BaseModel)
+
+
+def handles(
+    model: type[M],
+) -> Callable[
+    [Callable[[Connection, Room, M, Frame], Awaitable[None]]],
+    Callable[[Connection, Room, M, Frame], Awaitable[None]],
+]:
+    """Make the decorated coroutine the handler of ``model``'s messages."""
+
+    def register(
+        handler: Callable[[Connection, Room, M, Frame], Awaitable[None]],
+    ) -> Callable[[Connection, Room, M, Frame], Awaitable[None]]:
+        if model in HANDLERS:
+            raise RuntimeError(f"{model.__name__} has a handler already")
+        HANDLERS[model] = handler
+        return handler
+
+    return register
+
+
+async def _dispatch(conn: Connection, room: Room, msg: Incoming, frame: Frame) -> None:
+    handler = HANDLERS.get(type(msg), _unexpected)
+    await handler(conn, room, msg, frame)
+
+
+async def _unexpected(conn: Connection, room: Room, msg: Any, frame: Frame) -> None:
+    """A message of the closed set that no handler takes: answered, never silently dropped."""
+    log.error(
+        "no handler for a message",
+        extra=game_fields(room.game_id, None, event="unexpected_message", type=msg.type),
+    )
+    conn.send_json(error("unknown_type", f"{msg.type} is not handled", getattr(msg, "id", None)))
+
+
+@handles(ActionMessage)
+async def _action(conn: Connection, room: Room, msg: ActionMessage, frame: Frame) -> None:
+    await room.act(conn, msg.id, msg.version, msg.action, msg.seat)
+    metrics.ACTIONS.observe(time.perf_counter() - frame.received)
+
+
+@handles(ClaimMessage)
+async def _claim(conn: Connection, room: Room, msg: ClaimMessage, frame: Frame) -> None:
+    await room.claim(conn, msg.id, msg.version, msg.seat)
+
+
+@handles(ResumeMessage)
+async def _resume(conn: Connection, room: Room, msg: ResumeMessage, frame: Frame) -> None:
+    room.resume(conn, msg.version)
+
+
+@handles(ConsentMessage)
+async def _consent(conn: Connection, room: Room, msg: ConsentMessage, frame: Frame) -> None:
+    await room.consent(conn, msg.kind, msg.id)
+
+
+@handles(SetLevelMessage)
+async def _set_level(conn: Connection, room: Room, msg: SetLevelMessage, frame: Frame) -> None:
+    await room.set_level(conn, msg.level, msg.id)
+
+
+@handles(SeatBotMessage)
+async def _seat_bot(conn: Connection, room: Room, msg: SeatBotMessage, frame: Frame) -> None:
+    await room.set_seat(conn, msg.seat, "bot", msg.level, msg.id)
+
+
+@handles(FreeSeatMessage)
+async def _free_seat(conn: Connection, room: Room, msg: FreeSeatMessage, frame: Frame) -> None:
+    await room.set_seat(conn, msg.seat, "human", None, msg.id)
+
+
+@handles(TakeSeatMessage)
+async def _take_seat(conn: Connection, room: Room, msg: TakeSeatMessage, frame: Frame) -> None:
+    await room.take_seat(conn, msg.seat, conn.name, msg.id)
+
+
+@handles(HintMessage)
+async def _hint(conn: Connection, room: Room, msg: HintMessage, frame: Frame) -> None:
+    task = asyncio.create_task(room.hint(conn, msg.id))
+    frame.hints.add(task)
+    task.add_done_callback(frame.hints.discard)
+
+
+@handles(PingMessage)
+async def _ping(conn: Connection, room: Room, msg: PingMessage, frame: Frame) -> None:
+    conn.send_json(pong())
+
+
+@handles(StandInMessage)
+async def _stand_in(conn: Connection, room: Room, msg: StandInMessage, frame: Frame) -> None:
+    await room.stand_in(conn, msg.seat, msg.id)
+
+
+@handles(BackMessage)
+async def _back(conn: Connection, room: Room, msg: BackMessage, frame: Frame) -> None:
+    await room.back(conn, msg.id)
+
+
+@handles(LeaveMessage)
+async def _leave(conn: Connection, room: Room, msg: LeaveMessage, frame: Frame) -> None:
+    await room.leave_table(conn, msg.id)
+
+
+@handles(SettingsMessage)
+async def _settings(conn: Connection, room: Room, msg: SettingsMessage, frame: Frame) -> None:
+    conn.auto_play = msg.auto_play
+    if msg.hidden is not None:
+        conn.hidden = msg.hidden
+        if not msg.hidden:
+            conn.turn_pushed = False
+    room.connection_settings(conn, msg.id)
+
+
+@handles(ChatMessage)
+async def _chat(conn: Connection, room: Room, msg: ChatMessage, frame: Frame) -> None:
+    if await moderation.is_muted(conn.websocket.app, conn.identity_id):
+        conn.send_json(error("muted", translate(conn.language, "error.muted"), msg.id))
+    else:
+        await room.say(conn, msg.kind, moderation.mask(conn.websocket.app, msg.text), msg.id)
+
+
+@handles(ChatSettingsMessage)
+async def _chat_settings(
+    conn: Connection, room: Room, msg: ChatSettingsMessage, frame: Frame
 ) -> None:
-    if isinstance(msg, ActionMessage):
-        await room.act(conn, msg.id, msg.version, msg.action, msg.seat)
-        metrics.ACTIONS.observe(time.perf_counter() - received)
-    elif isinstance(msg, ResumeMessage):
-        room.resume(conn, msg.version)
-    elif isinstance(msg, ConsentMessage):
-        await room.consent(conn, msg.kind, msg.id)
-    elif isinstance(msg, SetLevelMessage):
-        await room.set_level(conn, msg.level, msg.id)
-    elif isinstance(msg, SeatBotMessage):
-        await room.set_seat(conn, msg.seat, "bot", msg.level, msg.id)
-    elif isinstance(msg, FreeSeatMessage):
-        await room.set_seat(conn, msg.seat, "human", None, msg.id)
-    elif isinstance(msg, TakeSeatMessage):
-        await room.take_seat(conn, msg.seat, conn.name, msg.id)
-    elif isinstance(msg, ClaimMessage):
-        await room.claim(conn, msg.id, msg.version, msg.seat)
-    elif isinstance(msg, HintMessage):
-        task = asyncio.create_task(room.hint(conn, msg.id))
-        hints.add(task)
-        task.add_done_callback(hints.discard)
-    elif isinstance(msg, PingMessage):
-        conn.send_json(pong())
-    elif isinstance(msg, StandInMessage):
-        await room.stand_in(conn, msg.seat, msg.id)
-    elif isinstance(msg, BackMessage):
-        await room.back(conn, msg.id)
-    elif isinstance(msg, LeaveMessage):
-        await room.leave_table(conn, msg.id)
-    elif isinstance(msg, SettingsMessage):
-        conn.auto_play = msg.auto_play
-        if msg.hidden is not None:
-            conn.hidden = msg.hidden
-            if not msg.hidden:
-                conn.turn_pushed = False
-        room.connection_settings(conn, msg.id)
-    elif isinstance(msg, ChatMessage):
-        if await moderation.is_muted(conn.websocket.app, conn.identity_id):
-            conn.send_json(error("muted", translate(conn.language, "error.muted"), msg.id))
-        else:
-            await room.say(conn, msg.kind, moderation.mask(conn.websocket.app, msg.text), msg.id)
-    elif isinstance(msg, ChatSettingsMessage):
-        await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)
+    await room.set_chat(conn, msg.chat, msg.spectator_chat, msg.id)
