@@ -167,9 +167,8 @@ def ratings(
 
 
 def ranking(session: Session, family: str, min_games: int, limit: int = 100) -> list[RankedRow]:
-    """Players of a family with at least ``min_games`` rated matches, best conservative
-    rating (mu - 3 sigma) first."""
-    ordinal = PlayerRating.mu - 3 * PlayerRating.sigma
+    """Players of a family with at least ``min_games`` rated matches, best rating (mu, the
+    displayed number) first; then the more games."""
     query = (
         select(
             PlayerRating.identity_id,
@@ -183,7 +182,7 @@ def ranking(session: Session, family: str, min_games: int, limit: int = 100) -> 
         .join(Identity, Identity.id == PlayerRating.identity_id)
         .outerjoin(PlayerProfile, PlayerProfile.identity_id == PlayerRating.identity_id)
         .where(PlayerRating.family == family, PlayerRating.games >= min_games)
-        .order_by(ordinal.desc(), PlayerRating.games.desc(), PlayerRating.identity_id)
+        .order_by(PlayerRating.mu.desc(), PlayerRating.games.desc(), PlayerRating.identity_id)
         .limit(limit)
     )
     rows = session.execute(query)

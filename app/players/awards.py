@@ -23,6 +23,11 @@ Who earns what for a seat (docs/players.md, "Leaving"):
   rated, and the seat counts as the computer player (its level's anchor) in everyone else's
   rating (``partly_held``);
 * a table whose host said "not rated" (``settings.rated`` false) rates nobody.
+
+Every rated match weighs what share of a full match it was (``Outcome.share``,
+``ratings.match_share``), for every player it rates, a leaver's loss and a late holder's
+seat included; a match of share 0 (ended before anybody scored) is not rated. A player's
+first rated match in a family starts from ``ratings.newcomer``.
 """
 
 from __future__ import annotations
@@ -45,13 +50,13 @@ from app.persistence import public as public_store
 from app.persistence.repository import Work
 from app.players.levels import level_for
 from app.players.ratings import (
-    DEFAULT,
     RATED_MODES,
     Member,
     Rating,
     bot,
     display,
     family_of,
+    newcomer,
     rate,
 )
 from app.players.xp import Outcome, duel_outcome, outcomes, xp_for
@@ -220,11 +225,15 @@ def award_work(
             if mode == "local" and h.seat != 0:
                 continue
             earners[h.identity_id] = h
+        # a match that ended before anybody scored (the eight-card belot in its first deal)
+        # weighs nothing (share 0): it is not rated
         rated = (
             rated_table
             and mode in RATED_MODES
+            and outcome.share > 0
             and all(h.identity_id is not None or h.bot_level is not None for h in found)
         )
+        start = newcomer(family)
         before: dict[int, Rating] = {}
         after: dict[int, Rating] = {}
         if rated:
@@ -234,19 +243,21 @@ def award_work(
             for h in found:
                 side = outcome.sides[h.seat]
                 if h.identity_id is not None and h.rated:
-                    teams[side].append(Member(h.identity_id, before.get(h.identity_id, DEFAULT)))
+                    teams[side].append(Member(h.identity_id, before.get(h.identity_id, start)))
                 else:
                     assert h.bot_level is not None
                     teams[side].append(bot(h.bot_level, family))
             try:
-                after = {cast(int, k): v for k, v in rate(teams, outcome.ranks).items()}
+                # the match weighs what share of a full match it was, for everyone it rates
+                share = outcome.share
+                after = {cast(int, k): v for k, v in rate(teams, outcome.ranks, share).items()}
                 # a leaver is rated as having lost, even when his side won
                 for h in found:
                     side = outcome.sides[h.seat]
                     if h.left_early and h.identity_id in after:
                         lost = rated_as_loss(outcome.ranks, side)
                         if lost != tuple(outcome.ranks):
-                            after[h.identity_id] = rate(teams, lost)[h.identity_id]
+                            after[h.identity_id] = rate(teams, lost, share)[h.identity_id]
             except ValueError as exc:
                 log.warning(
                     "game not rated",
@@ -274,7 +285,7 @@ def award_work(
                     tricks_won=seat.tricks_won,
                     xp=award.total,
                     xp_detail=award.as_json(),
-                    rating_before=display(before.get(identity_id, DEFAULT)) if new else None,
+                    rating_before=display(before.get(identity_id, start)) if new else None,
                     rating_after=display(new) if new else None,
                 )
             )

@@ -6,9 +6,17 @@ rated as teams: a side's members share the result. Each bot level is a rated pla
 rating never moves (an anchor, one per family), so every human rating is measured against fixed
 points and a player can read "you play like medium".
 
-What a player sees is ``display(rating)``: ``1000 + 25 * (mu - 3 sigma)``, the conservative
-estimate openskill calls the ordinal, on a friendlier scale. A newcomer shows 1000; medium,
-anchored at the newcomer's mu of 25 with sigma 5/3, shows 1500.
+One scale for people and bots: what a player sees is ``display(rating)``, ``1500 + 25 * (mu -
+25)``, the estimate of his skill (mu) on a friendlier scale: medium shows 1500 in every family,
+easy and hard where their measured anchors put them. A newcomer starts level with easy
+(``newcomer(family)``: easy's mu, with openskill's starting sigma of 25/3), so a beginner who
+beats medium passes easy at once and one who loses to easy drops below it.
+
+A match moves a rating by how much of a match it was (``match_share``): the leading side's
+total against the target of a full match (the variant's default target), at most 1. A game to
+1000 counts in full, one to 501 about half, a one-deal game about a sixth; a duel deal is a
+whole game of its family and counts in full. ``rate(..., weight=share)`` counts the match's
+evidence that many times.
 
 The anchors of easy and hard are measured, not guessed: ``atout arena anchors --family F``
 (``app.bots.anchors``, docs/players.md) plays the levels against each other in the family's
@@ -20,6 +28,7 @@ and the anchors are then measured again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -36,8 +45,11 @@ FAMILY_OF = {
 RATED_MODES = ("friends", "computer")
 MIN_RANKED_GAMES = 3  # rated matches before a player appears in a ranking
 
-DISPLAY_BASE = 1000
+# The displayed rating: DISPLAY_MEDIUM at medium's mu, DISPLAY_SCALE points per point of mu.
+DISPLAY_MEDIUM = 1500
 DISPLAY_SCALE = 25
+MEDIUM_MU = 25.0
+NEWCOMER_SIGMA = 25 / 3  # openskill's starting uncertainty
 
 _MODEL = PlackettLuce()
 
@@ -52,18 +64,14 @@ class Rating:
     sigma: float
 
     @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-    @property
     def display(self) -> int:
         return display(self)
 
 
-DEFAULT = Rating(_MODEL.mu, _MODEL.sigma)  # 25, 25/3
 ANCHOR_SIGMA = 5 / 3
 # The bots' fixed ratings per family, from `atout arena anchors --family F` (docs/players.md:
-# the figures, their 95% intervals and the date). Medium is the newcomer's mu in every family.
+# the figures, their 95% intervals and the date). Medium is at MEDIUM_MU in every family; a
+# newcomer starts at easy's mu (``newcomer``).
 ANCHORS: dict[str, dict[str, Rating]] = {
     "classic": {
         "easy": Rating(22.2, ANCHOR_SIGMA),
@@ -113,7 +121,25 @@ ANCHOR_FINGERPRINTS: dict[str, dict[str, str]] = {
 
 
 def display(rating: Rating) -> int:
-    return round(DISPLAY_BASE + DISPLAY_SCALE * rating.ordinal)
+    """The number a player reads: ``1500 + 25 * (mu - 25)`` (medium shows 1500)."""
+    return round(DISPLAY_MEDIUM + DISPLAY_SCALE * (rating.mu - MEDIUM_MU))
+
+
+def newcomer(family: str) -> Rating:
+    """A player's rating before his first rated match in ``family``: level with easy (its mu),
+    with openskill's starting uncertainty."""
+    return Rating(ANCHORS[family]["easy"].mu, NEWCOMER_SIGMA)
+
+
+def match_share(scores: Sequence[int], full_target: int | None) -> float:
+    """How much of a full match a finished match was, in [0, 1]: the leading side's total
+    against ``full_target``, the target of a full match (the variant's default). None: each
+    deal is a whole game (the duel), which counts in full."""
+    if full_target is None:
+        return 1.0
+    if full_target <= 0:
+        raise ValueError("a full match needs a positive target")
+    return max(0.0, min(1.0, max(scores, default=0) / full_target))
 
 
 def plays_like(rating: Rating, family: str) -> str:
@@ -137,15 +163,23 @@ def bot(level: str, family: str) -> Member:
     return Member(("bot", level), ANCHORS[family][level], bot=level)
 
 
-def rate(teams: Sequence[Sequence[Member]], ranks: Sequence[int]) -> dict[Hashable, Rating]:
+def rate(
+    teams: Sequence[Sequence[Member]], ranks: Sequence[int], weight: float = 1.0
+) -> dict[Hashable, Rating]:
     """New ratings of the human members after a game; ``ranks[i]`` is team ``i``'s place (0 =
     first, equal ranks = a tie). Bots keep their anchor: they are absent from the result.
+
+    ``weight`` in [0, 1] (``match_share``): how much of a full match the game was. Each
+    member's change of mu and of sigma squared is that share of the full match's (a tempered
+    likelihood, to first order): 1 is the whole update, 0 none.
 
     A human listed in two teams cannot be rated (ValueError); listed twice in one team, he
     counts once.
     """
     if len(teams) < 2 or len(teams) != len(ranks):
         raise ValueError("a rated game needs at least two teams and one rank per team")
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError("a match's weight is between 0 and 1")
     seen: dict[Hashable, int] = {}
     clean: list[list[Member]] = []
     for index, team in enumerate(teams):
@@ -169,5 +203,14 @@ def rate(teams: Sequence[Sequence[Member]], ranks: Sequence[int]) -> dict[Hashab
     for team, rated in zip(clean, new, strict=True):
         for member, r in zip(team, rated, strict=True):
             if member.bot is None:
-                out[member.key] = Rating(float(r.mu), float(r.sigma))
+                out[member.key] = _weighed(member.rating, float(r.mu), float(r.sigma), weight)
     return out
+
+
+def _weighed(before: Rating, mu: float, sigma: float, weight: float) -> Rating:
+    """``weight`` of the way from ``before`` to the full update (mu, sigma), in mu and in
+    sigma squared."""
+    if weight == 1.0:
+        return Rating(mu, sigma)
+    variance = before.sigma**2 + weight * (sigma**2 - before.sigma**2)
+    return Rating(before.mu + weight * (mu - before.mu), math.sqrt(variance))

@@ -21,8 +21,10 @@ from app.players.ratings import (
     MIN_RANKED_GAMES,
     Rating,
     display,
+    newcomer,
     plays_like,
 )
+from app.players.xp import full_targets
 
 # Transfer codes: 12 characters of an alphabet without look-alikes (no I, O, 0, 1): 60 bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -110,6 +112,10 @@ def ranking_json(session: Session, family: str, limit: int = 100) -> dict[str, A
         "min_games": MIN_RANKED_GAMES,
         "players": players,
         "anchors": anchors,
+        # where a new player starts, and the targets a match of full weight reaches (empty: each
+        # deal is a whole game)
+        "newcomer": display(newcomer(family)),
+        "full_targets": full_targets(family),
     }
 
 

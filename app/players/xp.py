@@ -22,6 +22,9 @@ from typing import Any
 
 from app.engine import DealResult, Phase, State
 from app.engine.record import Step, replay
+from app.engine.variants import VARIANTS, get_rules
+from app.engine.variants.base import Rules
+from app.players.ratings import family_of, match_share
 
 FINISH_XP = 15
 WIN_XP = 25
@@ -52,6 +55,8 @@ class Outcome:
     winner: int | None  # winning side
     ranks: tuple[int, ...]  # per side, 0 = best (ties share a rank)
     seats: tuple[SeatResult, ...]
+    # how much of a full match it was, the weight of its rating (ratings.match_share)
+    share: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -180,7 +185,31 @@ def match_outcome(state: State, tricks: Sequence[Sequence[int]]) -> Outcome | No
         winner=state.winner,
         ranks=ranks_of(scores, state.winner),
         seats=_seat_results(state, state.results, tricks, state.winner),
+        share=match_share(scores, full_target(state.rules)),
     )
+
+
+def full_target(rules: Rules) -> int | None:
+    """The target of a full match of ``rules``' game: the variant's default for its number of
+    players (classic 1000, bulgarian 151, bela 501/701/1001); None when each deal is a game."""
+    if rules.deal_is_game:
+        return None
+    target = rules.default_options().get("target")
+    return target if isinstance(target, int) else None
+
+
+def full_targets(family: str) -> list[int]:
+    """The targets of a full match in the games of ``family``, lowest first (empty: each deal
+    is a game): what the ranking page names."""
+    found = set()
+    for name, cls in VARIANTS.items():
+        if family_of(name) != family:
+            continue
+        for players in cls.player_counts:
+            target = full_target(get_rules(name, players))
+            if target is not None:
+                found.add(target)
+    return sorted(found)
 
 
 def outcomes(record: dict[str, Any]) -> list[Outcome]:

@@ -290,6 +290,9 @@ async def ranking_page(
             "me": identity.id,
             "min_games": data["min_games"],
             "has_players": bool(data["players"]),
+            "newcomer": data["newcomer"],
+            "anchors": {a["level"]: a["rating"] for a in data["anchors"]},
+            "full_targets": data["full_targets"],
         },
     )
 

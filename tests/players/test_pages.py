@@ -21,7 +21,13 @@ PREFIXES = {key.split(".")[0] for key in ENGLISH}
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z_0-9]+(\.[a-z_0-9]+)*\b")
 PAGES = {
     "/profile": ["profile.title", "transfer.title", "history.title", "xp.title", "family.bela"],
-    "/ranking/classic": ["ranking.rank", "ranking.rating", "family.duel", "ranking.empty"],
+    "/ranking/classic": [
+        "ranking.rank",
+        "ranking.rating",
+        "family.duel",
+        "ranking.empty",
+        "ranking.what",
+    ],
     "/replay": ["replay.import_label", "replay.import_go"],
     "/replay/AAAAAAAAAAAAAAAAAAAAAA": ["replay.prev_deal", "replay.next_trick", "table.bids"],
 }
@@ -58,6 +64,39 @@ def test_every_page_of_the_player_side_is_translated(client: TestClient) -> None
         # the header links to the profile and the ranking on every page
         home = client.get("/")
         assert f">{catalog['nav.profile']}<" in home.text and 'href="/ranking"' in home.text
+
+
+def fill(text: str, **values: object) -> str:
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+def test_the_ranking_explains_its_numbers_in_one_line_each(client: TestClient) -> None:
+    """What the number is, where a newcomer starts, where the computer levels stand, why a
+    short match moves it less: with the family's figures, in every language."""
+    shown = {
+        "classic": (1430, 1500, 1546, "1000"),
+        "bulgarian": (1409, 1500, 1552, "151"),
+        "bela": (1458, 1500, 1553, "501 / 701 / 1001"),
+        "duel": (1433, 1500, 1571, None),
+    }
+    for language in LANGUAGES:
+        catalog = json.loads((LOCALES_DIR / f"{language}.json").read_text(encoding="utf-8"))
+        client.cookies.set("atout_lang", language)
+        for family, (easy, medium, hard, target) in shown.items():
+            page = html.unescape(client.get(f"/ranking/{family}").text)
+            notes = page.split('id="rating-notes"', 1)[1].split("</ul>", 1)[0]
+            lines = [fill(catalog["ranking.what"])]
+            lines.append(fill(catalog["ranking.newcomer"], rating=easy))
+            lines.append(fill(catalog["ranking.levels"], easy=easy, medium=medium, hard=hard))
+            if target is None:
+                lines.append(catalog["ranking.share_duel"])
+            else:
+                lines.append(fill(catalog["ranking.share"], target=target))
+            for line in lines:
+                assert f"<li>{line}</li>" in notes, (language, family, line)
+            assert notes.count("<li>") == 5
 
 
 def test_the_profile_of_a_new_browser(client: TestClient) -> None:

@@ -10,7 +10,7 @@ import pytest
 from app.persistence import players as store
 from app.persistence import public as public_store
 from app.players.awards import Holder, award_work, partly_held
-from app.players.ratings import DEFAULT
+from app.players.ratings import newcomer
 from tests.players.test_store import Db, db, humans, outcome  # noqa: F401
 
 pytestmark = pytest.mark.db
@@ -65,7 +65,7 @@ async def test_the_late_human_earns_xp_but_no_rating_and_the_others_rate_against
     assert rows[1].rating_after is not None and rows[0].rating_after is not None
     ratings = {r.identity_id: r for r in await db.read(lambda s: store.ratings(s, ids))}
     assert ids[3] not in ratings
-    assert ratings[ids[1]].mu > DEFAULT.mu  # Bob's side won, with the computer's share
+    assert ratings[ids[1]].mu > newcomer("classic").mu  # Bob's side won, with the computer's share
 
 
 async def test_a_table_the_host_did_not_rate_rates_nobody(db: Db) -> None:  # noqa: F811

@@ -7,16 +7,20 @@ import pytest
 from app.players.ratings import (
     ANCHOR_SIGMA,
     ANCHORS,
-    DEFAULT,
     FAMILIES,
+    MEDIUM_MU,
+    NEWCOMER_SIGMA,
     Member,
     Rating,
     bot,
     display,
     family_of,
+    newcomer,
     plays_like,
     rate,
 )
+
+FRESH = newcomer("classic")
 
 
 def test_families_group_the_variants() -> None:
@@ -25,14 +29,14 @@ def test_families_group_the_variants() -> None:
 
 
 def test_a_won_team_match_raises_both_partners_and_lowers_the_losers() -> None:
-    ana, bob, cy, dee = (Member(k, DEFAULT) for k in ("ana", "bob", "cy", "dee"))
+    ana, bob, cy, dee = (Member(k, FRESH) for k in ("ana", "bob", "cy", "dee"))
     new = rate([[ana, bob], [cy, dee]], ranks=[0, 1])
     assert set(new) == {"ana", "bob", "cy", "dee"}
     for winner in ("ana", "bob"):
-        assert new[winner].mu > DEFAULT.mu and new[winner].sigma < DEFAULT.sigma
+        assert new[winner].mu > FRESH.mu and new[winner].sigma < FRESH.sigma
     for loser in ("cy", "dee"):
-        assert new[loser].mu < DEFAULT.mu and new[loser].sigma < DEFAULT.sigma
-    assert display(new["ana"]) > display(DEFAULT)
+        assert new[loser].mu < FRESH.mu and new[loser].sigma < FRESH.sigma
+    assert display(new["ana"]) > display(FRESH) > display(new["cy"])
 
 
 def test_a_lost_match_against_bots_lowers_the_human_and_leaves_the_anchors_fixed() -> None:
@@ -52,7 +56,7 @@ def test_every_family_anchors_every_level_in_order_with_medium_at_the_default() 
     assert set(ANCHORS) == set(FAMILIES)
     for family, levels in ANCHORS.items():
         assert list(levels) == ["easy", "medium", "hard"]
-        assert levels["medium"] == Rating(DEFAULT.mu, ANCHOR_SIGMA)
+        assert levels["medium"] == Rating(MEDIUM_MU, ANCHOR_SIGMA)
         assert levels["easy"].mu < levels["medium"].mu < levels["hard"].mu
         assert display(levels["medium"]) == 1500
         for level, rating in levels.items():
@@ -60,20 +64,20 @@ def test_every_family_anchors_every_level_in_order_with_medium_at_the_default() 
 
 
 def test_beating_a_stronger_anchor_is_worth_more() -> None:
-    me = Member(1, DEFAULT)
     for family in FAMILIES:
+        me = Member(1, newcomer(family))
         vs_easy = rate([[me], [bot("easy", family)]], ranks=[0, 1])[1]
         vs_hard = rate([[me], [bot("hard", family)]], ranks=[0, 1])[1]
         assert vs_hard.mu > vs_easy.mu
 
 
 def test_three_players_each_for_himself() -> None:
-    new = rate([[Member(1, DEFAULT)], [Member(2, DEFAULT)], [Member(3, DEFAULT)]], [0, 1, 2])
+    new = rate([[Member(1, FRESH)], [Member(2, FRESH)], [Member(3, FRESH)]], [0, 1, 2])
     assert new[1].mu > new[2].mu > new[3].mu
 
 
 def test_a_player_cannot_play_for_two_teams() -> None:
-    me = Member(1, DEFAULT)
+    me = Member(1, FRESH)
     with pytest.raises(ValueError):
         rate([[me], [me]], [0, 1])
     # twice in one team (a local-style seat map) counts once
@@ -82,7 +86,8 @@ def test_a_player_cannot_play_for_two_teams() -> None:
 
 def test_plays_like_names_the_nearest_bot_level_of_the_family() -> None:
     for family, levels in ANCHORS.items():
-        assert plays_like(DEFAULT, family) == "medium"
+        assert plays_like(newcomer(family), family) == "easy"
+        assert plays_like(Rating(MEDIUM_MU, NEWCOMER_SIGMA), family) == "medium"
         easy, medium, hard = (levels[lv].mu for lv in ("easy", "medium", "hard"))
         assert plays_like(Rating(easy - 1, 2.0), family) == "easy"
         assert plays_like(Rating(hard + 1, 2.0), family) == "hard"

@@ -14,7 +14,7 @@ from app.main import create_app
 from app.persistence import players as store
 from app.persistence.models import Game, GameSeat, Identity
 from app.players.awards import SeatInfo, award_work
-from app.players.ratings import ANCHORS, DEFAULT, Rating, display
+from app.players.ratings import ANCHORS, Rating, display, newcomer
 from app.players.xp import Outcome, SeatResult
 from app.settings import Settings
 from tests.database import Database
@@ -106,6 +106,9 @@ async def play(
     return await db.write(award_work(game_id, "classic", mode, outcome(winner), seats, None))
 
 
+FRESH = newcomer("classic")
+
+
 async def test_a_won_and_a_lost_team_match_move_the_ratings(db: Db) -> None:
     ana, bob, cy, dee = [await db.identity(n) for n in ("Ana", "Bob", "Cy", "Dee")]
     seats = humans([ana, bob, cy, dee])  # Ana and Cy (side 0) against Bob and Dee
@@ -114,8 +117,8 @@ async def test_a_won_and_a_lost_team_match_move_the_ratings(db: Db) -> None:
     rows = {
         r.identity_id: r for r in await db.read(lambda s: store.ratings(s, [ana, bob, cy, dee]))
     }
-    assert rows[ana].mu > DEFAULT.mu and rows[cy].mu > DEFAULT.mu
-    assert rows[bob].mu < DEFAULT.mu and rows[dee].mu < DEFAULT.mu
+    assert rows[ana].mu > FRESH.mu and rows[cy].mu > FRESH.mu
+    assert rows[bob].mu < FRESH.mu and rows[dee].mu < FRESH.mu
     assert (rows[ana].games, rows[ana].wins, rows[bob].wins) == (1, 1, 0)
 
     # the same four again, and the other side wins: Ana drops back
@@ -142,7 +145,7 @@ async def test_bots_are_fixed_anchors_and_awards_are_idempotent(db: Db) -> None:
     first = await play(db, "game-bots-0001", seats, winner=0, mode="computer")
     assert set(first.xp) == {me}
     [row] = await db.read(lambda s: store.ratings(s, [me]))
-    assert display(Rating(row.mu, row.sigma)) > display(DEFAULT)
+    assert display(Rating(row.mu, row.sigma)) > display(FRESH)
     assert ANCHORS == anchors  # the bots' ratings never move
     # the same award again (a retried commit, a restart): nothing changes
     again = await db.write(
@@ -202,4 +205,97 @@ async def test_the_ranking_page_lists_players_with_enough_games(
         data = client.get("/api/ranking/classic").json()
         assert [p["rank"] for p in data["players"]] == [1, 2, 3, 4]
         assert all(p["games"] >= 3 and p["level"] >= 2 for p in data["players"])
-        assert client.get("/api/ranking/bela").json()["players"] == []
+        assert (data["newcomer"], data["full_targets"]) == (1430, [1000])
+        assert [a["rating"] for a in data["anchors"]] == [1430, 1500, 1546]
+        bela = client.get("/api/ranking/bela").json()
+        assert bela["players"] == [] and bela["full_targets"] == [501, 701, 1001]
+        assert client.get("/api/ranking/duel").json()["full_targets"] == []
+
+
+def weighed(winner: int, scores: tuple[int, int], share: float) -> Outcome:
+    """``outcome(winner)`` with other final totals and the share of a match they make."""
+    base = outcome(winner)
+    return Outcome(
+        part=0,
+        variant="classic",
+        players=4,
+        sides=base.sides,
+        scores=scores,
+        winner=winner,
+        ranks=base.ranks,
+        seats=base.seats,
+        share=share,
+    )
+
+
+def computer_seats(me: int, level: str) -> list[SeatInfo]:
+    return [SeatInfo(0, "human", me, None)] + [SeatInfo(s, "bot", None, level) for s in (1, 2, 3)]
+
+
+async def rating_of(db: Db, identity_id: int) -> Rating:
+    [row] = await db.read(lambda s: store.ratings(s, [identity_id], "classic"))
+    return Rating(row.mu, row.sigma)
+
+
+async def test_a_new_player_who_beats_medium_ranks_above_one_who_lost_to_easy(db: Db) -> None:
+    ana, bob = await db.identity("Ana"), await db.identity("Bob")
+    await db.game("game-beat-medium", "computer", computer_seats(ana, "medium"))
+    await db.write(
+        award_work(
+            "game-beat-medium",
+            "classic",
+            "computer",
+            outcome(0),
+            computer_seats(ana, "medium"),
+            None,
+        )
+    )
+    await db.game("game-lost-easy01", "computer", computer_seats(bob, "easy"))
+    await db.write(
+        award_work(
+            "game-lost-easy01", "classic", "computer", outcome(1), computer_seats(bob, "easy"), None
+        )
+    )
+    easy = display(ANCHORS["classic"]["easy"])
+    assert display(await rating_of(db, ana)) > easy > display(await rating_of(db, bob))
+    [row] = await db.read(lambda s: store.results_of_game(s, "game-beat-medium"))
+    assert row.rating_before == easy  # a newcomer starts level with easy
+
+
+async def test_a_one_deal_match_moves_less_and_a_leaver_loses_its_share_only(db: Db) -> None:
+    ids = {n: await db.identity(n) for n in ("Short", "Full", "Gone1", "Gone2")}
+    changes = {}
+    for name, gone, scores, share in (
+        ("Short", "Gone1", (162, 0), 0.162),
+        ("Full", "Gone2", (1000, 500), 1.0),
+    ):
+        game_id = f"game-share-{name}".ljust(16, "x")
+        seats = computer_seats(ids[name], "medium")
+        seats[2] = SeatInfo(2, "human", ids[gone], None)  # his partner, who left
+        await db.game(game_id, "friends", seats)
+        await db.write(store.insert_leavers(game_id, [store.LeaverRow(2, ids[gone], 0)]))
+        work = award_work(game_id, "classic", "friends", weighed(0, scores, share), seats, None)
+        await db.write(work)
+        rows = {r.seat: r for r in await db.read(lambda s, g=game_id: store.results_of_game(s, g))}
+        assert rows[0].won and rows[0].rating_after > rows[0].rating_before
+        assert rows[2].left_early and rows[2].rating_after < rows[2].rating_before
+        changes[name] = (
+            rows[0].rating_after - rows[0].rating_before,
+            rows[2].rating_after - rows[2].rating_before,
+        )
+    # the one-deal match moves the winner and the leaver a fraction of the full match
+    assert 0 < changes["Short"][0] < changes["Full"][0] / 3
+    assert 0 > changes["Short"][1] > changes["Full"][1] / 3
+
+
+async def test_a_match_nobody_scored_in_is_not_rated(db: Db) -> None:
+    me = await db.identity("Eight")
+    seats = computer_seats(me, "medium")
+    await db.game("game-eight-card1", "computer", seats)
+    result = await db.write(
+        award_work("game-eight-card1", "classic", "computer", weighed(0, (0, 0), 0.0), seats, None)
+    )
+    assert result.xp[me] > 0  # XP as usual
+    assert await db.read(lambda s: store.ratings(s, [me])) == []
+    [row] = await db.read(lambda s: store.results_of_game(s, "game-eight-card1"))
+    assert row.rating_before is None and row.rating_after is None
