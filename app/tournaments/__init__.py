@@ -2,6 +2,8 @@
 result is compared with the others on the same board, in matchpoints.
 
 * ``scoring``: matchpoints and standings (pure);
+* ``swiss``: the live duplicate Swiss for pairs' rules: pairing a round (networkx), a
+  board's matchpoints, absences, victory points, byes and the standings (pure);
 * ``boards``: the boards' seeded decks, the house players' level and version, the datum
   table's play and a finished table's result and double-dummy par (pure: they run in the
   bots' worker processes);

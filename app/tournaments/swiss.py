@@ -1,6 +1,7 @@
-"""The live duplicate Swiss for pairs, its pure core (docs/tournaments.md, "Live Swiss"):
-pairing a round, a board's matchpoints, a match's victory points, absences, byes and the
-standings. No I/O, no clock, no asyncio; the same input always gives the same output.
+"""The live duplicate Swiss for pairs, its pure core: pairing a round, a board's matchpoints,
+a match's victory points, absences, byes and the standings (docs/tournaments.md, "Live
+duplicate Swiss: pairing and scoring"). No I/O, no clock, no asyncio; the same input always
+gives the same output.
 
 The runtime calls, for each round:
 
@@ -213,7 +214,8 @@ DISTANCE_COST: Final = 2
 DIRECTION_COST: Final = 7
 """The cost of a table that puts one of its pairs two rounds ahead in one direction: more
 than pairing 1-3 and 2-4 instead of 1-2 and 3-4 costs (12) when that spares two such tables,
-less than pairing 1-4 and 2-3 costs (16). Odd, so that it never ties with a distance."""
+less than pairing 1-4 and 2-3 costs (16). Odd, so that one never ties with a difference of
+distances (which are even)."""
 
 
 def _draw(seed: str, round_no: int, key: object) -> bytes:

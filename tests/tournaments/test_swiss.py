@@ -329,6 +329,31 @@ def test_a_large_field_widens_its_search_when_the_window_has_no_pairing() -> Non
     assert sorted(e for t in tables for e in (t.ns, t.ew)) == list(range(1, 41))
 
 
+def test_the_search_window_finds_the_whole_fields_best_pairing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def cost(players: list[EntrantState | None], tables: set[tuple[int, int]]) -> int:
+        total = 0
+        for i, j in tables:
+            a, b = players[i], players[j]
+            ahead = swiss._ahead(a, b)
+            assert not swiss._met(a, b) and ahead <= 2
+            total += swiss.DISTANCE_COST * (j - i) ** 2
+            total += swiss.DIRECTION_COST if ahead == 2 else 0
+        return total
+
+    for seed, entrants in ((1, 40), (2, 41)):
+        _, matches = random_event(random.Random(seed), entrants, 4, 2, "w")
+        states = entrant_states(matches, range(1, entrants + 1))
+        ranked = sorted(states, key=lambda s: (-s.vp, -s.mp, swiss._draw("w", 5, s.entrant)))
+        players: list[EntrantState | None] = list(ranked) + [None] * (entrants % 2)
+        windowed = swiss._match(players)
+        monkeypatch.setattr(swiss, "SEARCH_WINDOW", 10**6)
+        whole = swiss._match(players)
+        monkeypatch.undo()
+        assert cost(players, windowed) == cost(players, whole)
+
+
 # --- matchpoints, absence, VP ------------------------------------------------------------------
 
 
