@@ -3,6 +3,7 @@ tables"): the human who took it answers for it from half of the seat's actions o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -80,3 +81,33 @@ async def test_a_table_the_host_did_not_rate_rates_nobody(db: Db) -> None:  # no
     assert await db.read(lambda s: store.ratings(s, ids)) == []
     rows = await db.read(lambda s: store.results_of_game(s, "game-unrated-01"))
     assert all(r.rating_after is None for r in rows)
+
+
+async def test_a_late_holder_of_most_of_the_seat_is_rated_with_the_match_share(
+    db: Db,  # noqa: F811
+) -> None:
+    """He answers for the seat as if he had held it from the start, and the match weighs its
+    share of a full match for him as for everyone (a short match to 501 here)."""
+    changes = {}
+    for share in (0.55, 1.0):
+        ids = [await db.identity(f"{n}{share}") for n in ("P0", "P1", "P2", "Late")]
+        seats = humans(ids)
+        game_id = f"game-late-{share}"
+        await db.game(game_id, "friends", seats)
+        await db.write(
+            public_store.insert_holders(
+                game_id,
+                [
+                    public_store.HolderRow(3, 0, None, "medium", None),
+                    public_store.HolderRow(3, 1, ids[3], None, "Late"),  # 20 of 30 actions
+                ],
+            )
+        )
+        won = replace(outcome(1), scores=(400, 550), share=share)
+        work = award_work(game_id, "classic", "friends", won, seats, None, actions=ACTIONS)
+        await db.write(work)
+        rows = {r.seat: r for r in await db.read(lambda s, g=game_id: store.results_of_game(s, g))}
+        assert rows[3].won and rows[3].rating_before == 1430
+        changes[share] = rows[3].rating_after - rows[3].rating_before
+    assert 0 < changes[0.55] < changes[1.0]
+    assert changes[0.55] == pytest.approx(0.55 * changes[1.0], abs=1.5)
