@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -214,41 +215,74 @@ def watcher_main() -> None:
         runner.run(_watchers(ws_base, count, Path(out)))
 
 
+class _Watch(asyncio.Protocol):
+    """One lobby watcher on the websockets library's sans-I/O client: no task, no stream;
+    each frame is read where it arrives (the load generator must cost less than the server it
+    measures)."""
+
+    def __init__(self, uri: Any, log: list[tuple[str, str, float]], ready: asyncio.Future[Any]):
+        from websockets.client import ClientProtocol
+
+        self.conn = ClientProtocol(uri, max_size=2**24)
+        self.log = log
+        self.ready = ready
+        self.first = True
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.conn.send_request(self.conn.connect())
+        transport.write(b"".join(self.conn.data_to_send()))
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode
+
+        now = time.monotonic()
+        self.conn.receive_data(data)
+        for event in self.conn.events_received():
+            if not isinstance(event, Frame) or event.opcode is not Opcode.TEXT:
+                continue
+            msg = orjson.loads(event.data)
+            if self.first:
+                self.first = False
+                if msg.get("type") != "lobby":
+                    self.ready.set_exception(BenchError(f"the lobby began with {msg.get('type')}"))
+                else:
+                    self.ready.set_result(None)
+            elif msg.get("type") == "lobby_table":
+                table = msg["table"]
+                self.log.append((table["game_id"], table["seats"][1]["kind"], now))
+        out = self.conn.data_to_send()
+        if out:
+            self.transport.write(b"".join(out))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(BenchError("a watcher's connection was lost"))
+
+
 async def _watchers(ws_base: str, count: int, out: Path) -> None:
-    import websockets
+    from websockets.uri import parse_uri
 
+    uri = parse_uri(f"{ws_base}/ws/lobby")
+    loop = asyncio.get_running_loop()
     heard: list[list[tuple[str, str, float]]] = [[] for _ in range(count)]
-
-    async def watch(index: int, ready: asyncio.Event) -> None:
-        log = heard[index]
-        async with websockets.connect(
-            f"{ws_base}/ws/lobby", max_size=2**24, open_timeout=120, ping_interval=None
-        ) as ws:
-            first = orjson.loads(await ws.recv())
-            if first.get("type") != "lobby":
-                raise BenchError(f"the lobby began with {first.get('type')}")
-            ready.set()
-            while True:
-                raw = await ws.recv()
-                now = time.monotonic()
-                msg = orjson.loads(raw)
-                if msg.get("type") == "lobby_table":
-                    table = msg["table"]
-                    log.append((table["game_id"], table["seats"][1]["kind"], now))
-
-    tasks, events = [], []
-    for index in range(count):
-        ready = asyncio.Event()
-        events.append(ready)
-        tasks.append(asyncio.create_task(watch(index, ready)))
-        if len(tasks) % 50 == 0:  # a few at a time: each first gets the whole list
-            await asyncio.gather(*(e.wait() for e in events[-50:]))
-    await asyncio.gather(*(e.wait() for e in events))
+    transports = []
+    for start in range(0, count, 50):  # a few at a time: each first gets the whole list
+        readies = []
+        for index in range(start, min(count, start + 50)):
+            ready: asyncio.Future[Any] = loop.create_future()
+            log = heard[index]
+            transport, _ = await loop.create_connection(
+                functools.partial(_Watch, uri, log, ready), uri.host, uri.port
+            )
+            transports.append(transport)
+            readies.append(ready)
+        await asyncio.wait_for(asyncio.gather(*readies), 120)
     print("ready", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await loop.run_in_executor(None, sys.stdin.readline)
+    for transport in transports:
+        transport.abort()
     out.write_bytes(orjson.dumps(heard))
 
 
