@@ -541,12 +541,15 @@ def bye_score(entrant: int, round_no: int, tops: Sequence[int]) -> MatchScore:
 def entrant_states(
     matches: Iterable[MatchScore], entrants: Iterable[int], withdrawn: Collection[int] = ()
 ) -> list[EntrantState]:
-    """The pairing input before a round: each entrant's VP, MP, opponents and directions so
-    far, from the ``MatchScore``s of the rounds played (byes included). Sorted by entrant
-    id; ``HOUSE`` is left out."""
+    """The pairing input before a round: the VP, MP, opponents and directions so far of each
+    of ``entrants`` (those who may be paired; a pair of ``withdrawn`` among them is flagged),
+    from the ``MatchScore``s of the rounds played (byes included). Only ``entrants`` are
+    listed, sorted by id: a pair that has match scores but is not among them (not joined yet,
+    left) is not; ``HOUSE`` never is."""
     played: dict[int, list[MatchScore]] = {entrant: [] for entrant in entrants}
     for match in matches:
-        played.setdefault(match.entrant, []).append(match)
+        if match.entrant in played:
+            played[match.entrant].append(match)
     played.pop(HOUSE, None)
     out = []
     for entrant in sorted(played):

@@ -491,6 +491,9 @@ def test_standings_list_every_entrant_and_never_the_house() -> None:
     ]
     assert [s.entrant for s in entrant_states(matches, [1, 2])] == [1, 2]
     assert entrant_states(matches, [1])[0].opponents == frozenset({HOUSE})
+    # only the entrants given are to be paired, whatever the matches name
+    assert entrant_states(matches, [2]) == [EntrantState(2, 0.0, 0.0, frozenset(), 0, 0)]
+    assert [s.withdrawn for s in entrant_states(matches, [1, 2], withdrawn={2})] == [False, True]
 
 
 def test_module_constants() -> None:
