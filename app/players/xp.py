@@ -201,7 +201,7 @@ def full_target(rules: Rules) -> int | None:
 def full_targets(family: str) -> list[int]:
     """The targets of a full match in the games of ``family``, lowest first (empty: each deal
     is a game): what the ranking page names."""
-    found = set()
+    found: set[int] = set()
     for name, cls in VARIANTS.items():
         if family_of(name) != family:
             continue
