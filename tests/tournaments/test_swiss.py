@@ -211,6 +211,70 @@ def test_a_round_leaves_the_next_one_a_pairing_without_rematch() -> None:
     assert no_rematch_pairing_left(after(ahead), ids)
 
 
+def best_possible(field: list[EntrantState]) -> tuple[int, int]:
+    """The fewest (rematches, house pair met twice) of any pairing of ``field`` (brute force)."""
+    ids = [s.entrant for s in field if not s.withdrawn]
+    if len(ids) % 2:
+        ids.append(HOUSE)
+    met = {s.entrant: s.opponents for s in field}
+
+    def fault(a: int, b: int) -> tuple[int, int]:
+        if HOUSE in (a, b):
+            return 0, int(HOUSE in met[a + b])
+        return int(b in met[a] or a in met[b]), 0
+
+    def best(free: tuple[int, ...]) -> tuple[int, int]:
+        if not free:
+            return 0, 0
+        first, rest = free[0], free[1:]
+        options = []
+        for other in rest:
+            r, h = fault(first, other)
+            br, bh = best(tuple(e for e in rest if e != other))
+            options.append((r + br, h + bh))
+        return min(options)
+
+    return best(tuple(ids))
+
+
+def test_random_fields_get_the_fewest_rematches_and_house_repeats_possible() -> None:
+    rng = random.Random(21)
+    for _ in range(60):
+        n = rng.randint(2, 11)
+        field = []
+        for e in range(1, n + 1):
+            others = [o for o in range(0, n + 1) if o != e]
+            ns = rng.randint(0, 3)
+            field.append(
+                EntrantState(
+                    e,
+                    float(rng.choice([0, 6, 10, 14, 20, 26])),
+                    float(rng.randint(0, 20)),
+                    frozenset(o for o in others if rng.random() < 0.35),
+                    ns,
+                    max(0, ns + rng.randint(-2, 2)),
+                    withdrawn=rng.random() < 0.1,
+                )
+            )
+        tables = pair_round(field, 4, f"r{n}")
+        active = sorted(s.entrant for s in field if not s.withdrawn)
+        seated = sorted(e for t in tables for e in (t.ns, t.ew) if e != HOUSE)
+        assert seated == active
+        assert sum(HOUSE in (t.ns, t.ew) for t in tables) == len(active) % 2
+        by_id = {s.entrant: s for s in field}
+        rematches = sum(
+            1
+            for t in tables
+            if HOUSE not in (t.ns, t.ew)
+            and (t.ew in by_id[t.ns].opponents or t.ns in by_id[t.ew].opponents)
+        )
+        house_again = sum(
+            1 for t in tables if HOUSE in (t.ns, t.ew) and HOUSE in by_id[t.ns + t.ew].opponents
+        )
+        assert (rematches, house_again) == best_possible(field), (n, tables)
+        assert pair_round(list(reversed(field)), 4, f"r{n}") == tables
+
+
 def test_a_rematch_when_none_can_be_avoided() -> None:
     # 4 pairs, 4th round: everyone has met everyone; the round is still paired
     history, matches = random_event(random.Random(3), 4, 3, 2, "x")
