@@ -4,8 +4,12 @@ example computed again, and seeded random events checked for the pairing's rules
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -370,6 +374,33 @@ def test_pairing_is_deterministic_whatever_the_input_order() -> None:
     level = [state(e) for e in range(1, 21)]
     draws = {tuple(pair_round(level, 1, f"seed{k}")) for k in range(4)}
     assert len(draws) > 1
+
+
+HASH_SCRIPT = """
+import random
+from tests.tournaments.test_swiss import random_event
+history, _ = random_event(random.Random(4), 23, 4, 2, "hash")
+print([[(t.table, t.ns, t.ew) for t in tables] for tables in history])
+"""
+
+
+def test_pairing_does_not_depend_on_the_hash_seed() -> None:
+    root = Path(__file__).resolve().parents[2]
+    outputs = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", HASH_SCRIPT],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    assert outputs.pop().startswith("[[(1, ")
 
 
 def test_bad_entrant_ids_are_refused() -> None:
