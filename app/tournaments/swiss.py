@@ -307,14 +307,18 @@ def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
     return {(min(i, j), max(i, j)) for i, j in found}
 
 
-LOOKAHEAD_PAIRS: Final = 16
+LOOKAHEAD_PAIRS: Final = 24
 """A field of at most this many (the house pair counted) whose best pairing would leave the
 next round no pairing without a rematch (say 6 pairs, whose third round leaves two triangles
 of pairs who have not met) takes the best pairing that does leave one. Larger fields meet that
 only after about half as many rounds as pairs, and keep their best pairing."""
 
 LOOKAHEAD_CANDIDATES: Final = 20000
-"""At most this many pairings are weighed by the look-ahead."""
+"""The look-ahead lists at most this many pairings that break no rule..."""
+
+LOOKAHEAD_CHECKS: Final = 1000
+"""...and tries at most this many of them, the cheapest first, before it keeps the best
+pairing (a bound on its time: each try is a matching of the next round)."""
 
 
 def _rules_kept(players: Sequence[EntrantState | None]) -> dict[int, list[int]]:
@@ -385,10 +389,12 @@ def _look_ahead(
 ) -> set[tuple[int, int]]:
     """``matched``, or the cheapest pairing that breaks no hard rule and leaves the next round
     a pairing without a rematch when ``matched`` does not (``LOOKAHEAD_PAIRS``)."""
+    if len(players) > LOOKAHEAD_PAIRS:
+        return matched
     kept = _rules_kept(players)
     if any(j not in kept[i] for i, j in matched):
         return matched  # this round already breaks a rule: nothing to keep for the next
-    if _has_perfect_matching(_without(kept, matched)) or len(players) > LOOKAHEAD_PAIRS:
+    if _has_perfect_matching(_without(kept, matched)):
         return matched
 
     def cost(tables: Sequence[tuple[int, int]]) -> tuple[int, int]:
@@ -400,7 +406,7 @@ def _look_ahead(
         return over, low
 
     candidates = _perfect_matchings(kept, LOOKAHEAD_CANDIDATES)
-    for tables in sorted(candidates, key=lambda t: (cost(t), t)):
+    for tables in sorted(candidates, key=lambda t: (cost(t), t))[:LOOKAHEAD_CHECKS]:
         if _has_perfect_matching(_without(kept, tables)):
             return set(tables)
     return matched

@@ -156,7 +156,8 @@ def test_the_documented_example_standings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("entrants", "rounds"), [(4, 3), (5, 5), (6, 5), (7, 7), (8, 7), (10, 9), (16, 7), (33, 7)]
+    ("entrants", "rounds"),
+    [(4, 3), (5, 5), (6, 5), (7, 7), (8, 7), (10, 9), (16, 7), (21, 21), (33, 7)],
 )
 def test_no_rematch_and_no_house_twice_over_many_rounds(entrants: int, rounds: int) -> None:
     # up to whole round robins in the small fields
