@@ -4,6 +4,10 @@
 const MAX_DELAY_MS = 8000;
 const PING_MS = 20000;
 const CLOSE_MOVED = 4001;
+const CLOSE_ELSEWHERE = 4002;
+// 4002 while a lease runs out (docs/scaling.md): retry about every second, not with the
+// growing backoff, so that the table is back within a second of the takeover.
+const ELSEWHERE_ATTEMPTS = 1;
 
 export class Connection {
   /**
@@ -63,8 +67,11 @@ export class Connection {
       if (this.closedByUs) return;
       this.handlers.onStatus("closed");
       // 4001: the room moved to another server process, which already holds it: come back at
-      // once. 4002 (served elsewhere) and the rest: the usual backoff (docs/protocol.md)
+      // once. 4002 (served elsewhere: another process holds the room, or held it and its
+      // lease is running out): about every second. The rest: the usual backoff
+      // (docs/protocol.md)
       if (event.code === CLOSE_MOVED) this.attempts = 0;
+      else if (event.code === CLOSE_ELSEWHERE) this.attempts = Math.min(this.attempts, ELSEWHERE_ATTEMPTS);
       this.schedule();
     });
     ws.addEventListener("error", () => {
