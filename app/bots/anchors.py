@@ -16,8 +16,9 @@ For a family, in its representative game (``GAMES``):
    (``PlackettLuce().predict_win``), on the teams the rating code forms (a side of two bots of
    one level in 4-player games, one player a side in the duel) with the anchors' sigma,
    predicts that probability (bisection);
-4. medium keeps mu 25, the newcomer's default: hard = 25 + gap(hard, medium), easy = 25 -
-   gap(medium, easy).
+4. medium keeps mu 25 (it shows 1500 on the displayed scale): hard = 25 + gap(hard,
+   medium), easy = 25 - gap(medium, easy). A newcomer starts at easy's mu
+   (app/players/ratings.py ``newcomer``).
 
 The 95% intervals come from a bootstrap over the decks (a deck's two plays drawn together):
 the whole chain (match probability, gap) is recomputed on each resample.
