@@ -20,6 +20,8 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
   (rooms evicted and restored): memory, stalls, move latency, moves lost;
 - ``solver``  ``atout bench solver``: the exact solver's time per position, per variant, against
   the older endgame solver;
+- ``train``  ``atout bench train data|fit``: self-play data and the fitting of the bots' model
+  of the hidden cards, written to ``app/bots/beliefs.npz``;
 - ``tournament``  ``atout bench tournament``: the live Swiss's time to pair a round (and to
   score it), 64 and 256 pairs;
 - ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
@@ -45,6 +47,7 @@ BENCHES: tuple[str, ...] = (
     "app.bench.reads",
     "app.bench.soak",
     "app.bench.solver",
+    "app.bench.train",
     "app.bench.tournament",
     "app.bench.tune",
 )

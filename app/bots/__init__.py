@@ -24,13 +24,16 @@ class HardStyle:
     view did not say which face-up card a seat took.  ``bid_margin``: the bidding's margin
     over the medium bid, per variant, where it differs from ``simbid.MARGIN``.
     ``rollout_noise``: the share of random cards in the playouts of the card play and the
-    bidding, where it differs from ``sim.NOISE``."""
+    bidding, where it differs from ``sim.NOISE``.  ``model_mix``: in the card play of the
+    4-player variants, the share of the decision given to worlds weighted by the learned model
+    of the hidden cards (``beliefs``), the rest to the worlds weighed alike (0: no model)."""
 
     exact_middle: bool = False
     reads_play: bool = False
     blind_to_taken: bool = False
     bid_margin: tuple[tuple[str, float], ...] = ()
     rollout_noise: float | None = None
+    model_mix: float = 0.0
 
 
 # The levels the arena may also field besides ``LEVELS``, each measured against hard before it
@@ -38,7 +41,8 @@ class HardStyle:
 # before it read the taken card (the view's ``taken``), kept as the reference of that change;
 # ``hard-reads``, reading the play; ``hard-bid0``, leaving the medium bid in classic and coinche
 # whenever the simulations favour another action by one standard error; ``hard-n0``, playouts
-# with no random cards.
+# with no random cards; ``hard-model``, worlds of the card play weighted half by the learned
+# model of the hidden cards; ``hard-v3``, the hard bot without that model (today's hard).
 HARD_LEVELS = {
     "hard": HardStyle(),
     "hard-v2": HardStyle(exact_middle=True),
@@ -46,6 +50,8 @@ HARD_LEVELS = {
     "hard-reads": HardStyle(reads_play=True),
     "hard-bid0": HardStyle(bid_margin=(("classic", 0.0), ("coinche", 0.0))),
     "hard-n0": HardStyle(rollout_noise=0.0),
+    "hard-model": HardStyle(model_mix=0.5),
+    "hard-v3": HardStyle(),
 }
 ARENA_LEVELS = (*LEVELS, *(lv for lv in HARD_LEVELS if lv not in LEVELS))
 
@@ -90,7 +96,9 @@ def warm_up() -> None:
     Meant for worker-process initializers: a fresh process otherwise pays ~70 ms of imports
     inside its first decision.
     """
-    from . import easy, hard, medium, simbid, valuation_coefs  # noqa: F401
+    from . import beliefs, easy, hard, medium, simbid, valuation_coefs  # noqa: F401
+
+    beliefs.load()  # numpy and the model of the hidden cards
 
 
 def _checked(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:

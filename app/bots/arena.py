@@ -158,6 +158,7 @@ def play_one(
     levels: list[str],
     seed: int,
     budget_ms: float | None,
+    bid_level: str | None = None,
 ) -> PlayResult:
     state = new_match(variant, players, options, seed=seed, first_dealer=dealer, deck=deck)
     rngs = [random.Random(seed * 31 + s) for s in range(players)]
@@ -172,10 +173,13 @@ def play_one(
         c0 = time.thread_time()
         t0 = time.perf_counter()
         level, ms = level_budget(levels[seat], budget_ms)
+        fixed = bid_level is not None and state.phase == Phase.BIDDING
+        if fixed:
+            level, ms = level_budget(bid_level, budget_ms)  # the card play alone differs
         action = choose_action(view, level, rngs[seat], budget_ms=ms)
         dt = time.perf_counter() - t0
         dc = time.thread_time() - c0
-        if len(view["legal"]) > 1:
+        if len(view["legal"]) > 1 and not fixed:
             times.setdefault(levels[seat], []).append(dt)
             cpu.setdefault(levels[seat], []).append(dc)
             seat_times[seat].append(dt)
@@ -214,7 +218,30 @@ def deck_seed(seed: int, index: int) -> int:
 
 
 def play_deck(args: tuple[Any, ...]) -> DeckResult:
-    variant, players, options, a, b, seed, index, budget_ms = args
+    variant, players, options, a, b, seed, index, budget_ms, *rest = args
+    bid_level = rest[0] if rest else None
+    deadline = rest[1] if len(rest) > 1 else True
+    from . import hard
+
+    before = hard.WALL_DEADLINE
+    hard.WALL_DEADLINE = deadline
+    try:
+        return _play_deck(variant, players, options, a, b, seed, index, budget_ms, bid_level)
+    finally:
+        hard.WALL_DEADLINE = before
+
+
+def _play_deck(
+    variant: str,
+    players: int,
+    options: dict[str, Any],
+    a: str,
+    b: str,
+    seed: int,
+    index: int,
+    budget_ms: float | None,
+    bid_level: str | None,
+) -> DeckResult:
     rng = random.Random(f"{seed}:{index}")
     deck = list(range(32))
     rng.shuffle(deck)
@@ -228,7 +255,15 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     for levels in plays:
         results.append(
             play_one(
-                variant, players, options, deck, dealer, levels, deck_seed(seed, index), budget_ms
+                variant,
+                players,
+                options,
+                deck,
+                dealer,
+                levels,
+                deck_seed(seed, index),
+                budget_ms,
+                bid_level,
             )
         )
     contracts: dict[str, list[int]] = {a: [0, 0], b: [0, 0]}
@@ -288,13 +323,22 @@ def run(
     budget_ms: float | None = None,
     progress: Callable[[int, float], None] | None = None,
     keep_plays: bool = False,
+    bid_level: str | None = None,
+    deadline: bool = True,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate decks between sides ``a`` and ``b`` (levels, or pairs
     ``first+partner`` in 4-player variants) and report the figures.  ``keep_plays`` adds
     ``plays``: two sides, per deck in order, per play ``[A's points, B's points, 1|0|None]``
-    (the outcome went to A, to B, or the deal was thrown in)."""
+    (the outcome went to A, to B, or the deal was thrown in).  ``bid_level``: every seat's
+    bidding is that level's, on both sides, so that (with common random numbers) both plays
+    of a deck have the same auction and contract and only the card play differs.
+    ``deadline=False``: the hard levels' wall-clock safety deadline is off (``hard.
+    WALL_DEADLINE``), so that a loaded machine cuts no search short."""
     check_sides(players, a, b)
-    tasks = [(variant, players, options, a, b, seed, i, budget_ms) for i in range(deals)]
+    tasks = [
+        (variant, players, options, a, b, seed, i, budget_ms, bid_level, deadline)
+        for i in range(deals)
+    ]
     start = time.perf_counter()
     results: list[DeckResult] = []
     for r in _map(tasks, workers):
@@ -338,6 +382,8 @@ def run(
         "plays_per_deal": len(seatings(players, a, b)),
         "seed": seed,
         "budget_ms": budget_ms,
+        "bid_level": bid_level,
+        "deadline": deadline,
         "mean_diff": mean,
         "ci95": [mean - half, mean + half],
         "sd": sd,

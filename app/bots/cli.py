@@ -47,6 +47,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes (multiprocessing)")
     p.add_argument("--options", default="{}", help="variant options as a JSON object")
     p.add_argument("--budget-ms", type=float, default=None, help="hard bot budget per decision")
+    p.add_argument(
+        "--bid-level",
+        default=None,
+        metavar="LEVEL",
+        help=(
+            "every seat bids as LEVEL on both sides: the same auctions and contracts in both "
+            "plays of a deck, so that only the card play differs"
+        ),
+    )
+    p.add_argument(
+        "--no-deadline",
+        action="store_true",
+        help=(
+            "turn the hard levels' wall-clock safety deadline off: on a loaded machine every "
+            "decision stays the same function of the view and the generator"
+        ),
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--progress", action="store_true", help="print the running mean")
     p.add_argument(
@@ -207,6 +224,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise ValueError("--options must be a JSON object")
         rules = get_rules(args.variant, args.players, options)
         check_sides(rules.players, args.a, args.b)
+        if args.bid_level is not None:
+            check_sides(rules.players, args.bid_level, args.bid_level)
+            if "+" in args.bid_level:
+                raise ValueError("--bid-level is one level, like medium")
     except (ValueError, InvalidAction) as exc:
         print(f"atout: {exc}", file=sys.stderr)
         return 2
@@ -234,6 +255,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         budget_ms=args.budget_ms,
         progress=progress,
         keep_plays=args.plays,
+        bid_level=args.bid_level,
+        deadline=not args.no_deadline,
     )
     print(to_json(report) if args.json else format_report(report))
     return 0

@@ -16,6 +16,7 @@ safety deadline only cuts the search short on an overloaded machine.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -93,9 +94,17 @@ class Budgeter:
         return self.units <= 0 or time.perf_counter() > self.deadline
 
 
+# Whether the wall-clock safety deadline applies.  The arena may turn it off (``atout arena
+# --no-deadline``) to measure on a loaded machine: every decision is then the same function of
+# the view and the generator whatever the load, at the cost of no bound on its wall-clock time.
+WALL_DEADLINE = True
+
+
 def make_budget(budget_ms: float | None) -> Budgeter:
     ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     deadline = min(max(ms * SAFETY_FACTOR / 1000.0, MIN_DEADLINE_S), MAX_DEADLINE_S)
+    if not WALL_DEADLINE:
+        deadline = float("inf")
     return Budgeter(int(ms * UNITS_PER_MS), time.perf_counter() + deadline)
 
 
@@ -111,11 +120,24 @@ def choose(
     ``hard-reads``, a bidding margin of its own)."""
     margin = dict(style.bid_margin)
     noise = NOISE if style.rollout_noise is None else style.rollout_noise
+    beliefs_of = None
+    if style.model_mix > 0 and view.get("phase") == "play":
+        from . import beliefs  # numpy: only the levels that use the model import it
+
+        model = beliefs.load() if beliefs.supported(view) else None
+        if model is not None:
+            beliefs_of = (model.predict(view), style.model_mix)
     return decide(
         read_view(view),
         rng,
         card=lambda k, r: choose_card(
-            k, r, make_budget(budget_ms), style.exact_middle, style.reads_play, noise
+            k,
+            r,
+            make_budget(budget_ms),
+            style.exact_middle,
+            style.reads_play,
+            noise,
+            beliefs_of,
         ),
         bid=lambda k, r: hard_bid(k, r, make_budget(budget_ms), margin.get(k.variant), noise),
         discard=lambda k, r: choose_discard_hard(k, r, make_budget(budget_ms)),
@@ -293,6 +315,7 @@ def choose_card(
     exact_middle: bool = False,
     reads_play: bool = False,
     noise: float = NOISE,
+    beliefs_of: tuple[Any, float] | None = None,
 ) -> int:
     legal_mask = k.legal_cards()
     moves = card_list(legal_mask)
@@ -304,7 +327,7 @@ def choose_card(
     if len(moves) == 1:
         return moves[0]
     default = medium.choose_card(k, rng)
-    scores = card_values(k, rng, budget, moves, table, exact_middle, reads_play)
+    scores = card_values(k, rng, budget, moves, table, exact_middle, reads_play, beliefs_of)
     best = max(moves, key=lambda c: (scores[c] + (MEDIUM_BONUS if c == default else 0.0), -c))
     return best
 
@@ -333,9 +356,12 @@ def card_values(
     table: Table,
     exact_middle: bool = False,
     reads_play: bool = False,
+    beliefs_of: tuple[Any, float] | None = None,
 ) -> dict[int, float]:
     """Mean value of each card over the sampled worlds (for this seat's side); with
-    ``reads_play``, each world weighs by its :func:`play_likelihood`.
+    ``reads_play``, each world weighs by its :func:`play_likelihood`; with ``beliefs_of``
+    (the model's probabilities, per card and other seat, and the mix), by
+    :func:`model_world_weights`.
 
     In a world, a card is valued by the endgame solver in the last tricks (the deal's
     recorded points, exactly); from ``dds_threshold`` cards left on, by the solver of the
@@ -358,6 +384,8 @@ def card_values(
     max_nodes = max(400, budget.units // 6)
     dds_nodes = int(budget.units * DDS_NODES_PER_UNIT * DDS_WORLD_SHARE)
     scale = dds.card_scale(k.variant, table.trump)
+    per_world: list[list[float]] = []
+    world_hands: list[list[int]] = []
     allies = 0
     if k.n == 3 and k.contract is not None and k.contract.taker != k.seat:
         allies = 1 << (3 - k.seat - k.contract.taker)  # the other defender
@@ -376,7 +404,7 @@ def card_values(
                 values, nodes = solve(
                     d,
                     table,
-                    lambda p, t, s=scorer: s.value_sides(p, t, side),
+                    lambda p, t, s=scorer: s.value_sides(p, t, side),  # type: ignore[misc]
                     side,
                     moves,
                     extra,
@@ -405,13 +433,56 @@ def card_values(
                 playout(dd, table, rnd)
                 budget.spend(left)
                 values.append(scorer.value(dd.won, dd.tricks, side))
-        for c, v in zip(moves, values, strict=True):
-            totals[c] += weight * v
+        if beliefs_of is not None:
+            per_world.append(values)
+            world_hands.append(w.hands)
+        else:
+            for c, v in zip(moves, values, strict=True):
+                totals[c] += weight * v
         worlds += 1
         weights += weight
         if budget.done() or (exact and worlds >= 48):
             break
+    if beliefs_of is not None:
+        probs, mix = beliefs_of
+        omega = model_world_weights(probs, k.seat, world_hands, mix)
+        budget.spend(len(world_hands))
+        return {
+            c: sum(o * vals[i] for o, vals in zip(omega, per_world, strict=True))
+            for i, c in enumerate(moves)
+        }
     return {c: totals[c] / weights for c in moves}
+
+
+def model_world_weights(
+    probs: Any, seat: int, world_hands: list[list[int]], mix: float
+) -> list[float]:
+    """The weight of each world (they add up to 1): ``1 - mix`` shared alike (the floor of
+    uniform worlds, a guard against players unlike the model's training data) and ``mix`` in
+    proportion to the model's likelihood of the world, the product over the other seats'
+    cards of the model's probability that the seat holds the card (``probs``: per card, per
+    relative seat 1, 2, 3; ``beliefs.Beliefs.predict``).  Cards every world places alike
+    (known or played) multiply every world by the same factor."""
+    n = len(world_hands)
+    if n == 0:
+        return []
+    logp = [[math.log(max(float(p), 1e-6)) for p in row] for row in probs.tolist()]
+    logw = []
+    for hands in world_hands:
+        total = 0.0
+        for s, h in enumerate(hands):
+            if s == seat or not h:
+                continue
+            r = (s - seat) % 4 - 1
+            while h:
+                low = h & -h
+                total += logp[low.bit_length() - 1][r]
+                h ^= low
+        logw.append(total)
+    top = max(logw)
+    e = [math.exp(x - top) for x in logw]
+    z = sum(e)
+    return [(1.0 - mix) / n + mix * x / z for x in e]
 
 
 def play_likelihood(k: Knowledge, w: World, table: Table) -> tuple[float, int]:

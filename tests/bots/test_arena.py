@@ -215,3 +215,59 @@ def test_a_hard_level_carries_its_own_budget() -> None:
 def test_cli_refuses_a_budget_on_a_level_without_one() -> None:
     out = _cli("--variant", "duel", "--a", "medium@100", "--b", "easy", "--deals", "1")
     assert out.returncode == 2 and "a budget goes with a hard level" in out.stderr
+
+
+def test_a_fixed_bidding_level_gives_both_plays_the_same_contract() -> None:
+    """``bid_level``: every seat bids as that level on both sides, so both plays of a deck
+    have the same auction (common random numbers) and only the card play differs: each
+    contract is taken once by each side's seat."""
+    r = run("coinche", 4, {}, "hard", "medium", 4, 5, budget_ms=5, bid_level="medium")
+    assert r["bid_level"] == "medium"
+    assert r["contracts"]["hard"]["taken"] == r["contracts"]["medium"]["taken"] > 0
+    for index in range(4):
+        plays = [
+            play_one("coinche", 4, {}, *_deck(5, index), levels, deck_seed(5, index), 5, "medium")
+            for levels in seatings(4, "hard", "medium", index)
+        ]
+        assert plays[0].taker == plays[1].taker
+
+
+def _deck(seed: int, index: int) -> tuple[list[int], int]:
+    rng = random.Random(f"{seed}:{index}")
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return deck, rng.randrange(4)
+
+
+def test_cli_refuses_a_pair_as_the_bidding_level() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "arena",
+            "--variant",
+            "coinche",
+            "--a",
+            "hard",
+            "--b",
+            "medium",
+            "--deals",
+            "1",
+            "--bid-level",
+            "hard+medium",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2
+    assert "--bid-level" in out.stderr
+
+
+def test_no_deadline_is_reported_and_restored() -> None:
+    from app.bots import hard
+
+    r = run("classic", 4, {}, "hard", "medium", 1, 3, budget_ms=5, deadline=False)
+    assert r["deadline"] is False
+    assert hard.WALL_DEADLINE is True
+    assert r["mean_diff"] == run("classic", 4, {}, "hard", "medium", 1, 3, budget_ms=5)["mean_diff"]
