@@ -134,6 +134,6 @@ def test_bench_publish_fails_when_the_room_closes_a_listener(monkeypatch, capsys
         for listener in self.listeners:
             listener.close(1013, "too far behind")
 
-    monkeypatch.setattr(Room, "_publish", closing_publish)
+    monkeypatch.setattr(Room, "publish", closing_publish)
     assert cli.main(["bench", "publish", "--versions", "10", "--rounds", "1"]) == 2
     assert "closed a listener" in capsys.readouterr().err

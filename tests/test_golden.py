@@ -79,7 +79,7 @@ def _room(variant: str, n: int, options: dict[str, Any]) -> Any:
 
 
 def _publish(room: Any, state: State, events: list[Any]) -> None:
-    room._publish(state, events)
+    room.publish(state, events)
 
 
 def _digest(parts: list[bytes]) -> str:

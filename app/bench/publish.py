@@ -70,11 +70,11 @@ def _versions(
 
 
 def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> tuple[float, int]:
-    from app.rooms.model import Mode, Seat, Status
+    from app.rooms.model import Mode, Seat, SeatKind, Status
     from app.rooms.room import Room
 
     room = Room(
-        services=None,  # type: ignore[arg-type]  # _publish uses no service
+        services=None,  # type: ignore[arg-type]  # publish uses no service
         game_id="bench",
         variant=variant,
         players=n,
@@ -83,7 +83,7 @@ def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> t
         status=Status.PLAYING,
         spectators_allowed=True,
         host_id=1,
-        seats=[Seat(seat, "human", seat + 1) for seat in range(n)],
+        seats=[Seat(seat, SeatKind.HUMAN, seat + 1) for seat in range(n)],
     )
     listeners = [_Listener(seat + 1, (seat,)) for seat in range(n)]
     room.listeners.update(listeners)
@@ -91,7 +91,7 @@ def _round(variant: str, n: int, versions: list[tuple[State, list[Event]]]) -> t
         clear_view_cache(state)  # as fresh as a state the engine just made
     started = time.perf_counter()
     for state, events in versions:
-        room._publish(state, events)
+        room.publish(state, events)
     elapsed = time.perf_counter() - started
     closed = [listener.closed for listener in listeners if listener.closed is not None]
     if closed:

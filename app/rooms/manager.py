@@ -44,6 +44,7 @@ from app.rooms.model import (
     Mode,
     RoomServices,
     Seat,
+    SeatKind,
     Status,
     deck_strings,
 )
@@ -395,7 +396,7 @@ class RoomManager:
         if spec.mode == "computer" and sum(s.kind == "human" for s in kinds) != 1:
             raise CommandError("invalid_seats", "a game against the computer has one human seat")
         seats = [
-            Seat(i, s.kind, level=(s.level or spec.level) if s.kind == "bot" else None)
+            Seat(i, SeatKind(s.kind), level=(s.level or spec.level) if s.kind == "bot" else None)
             for i, s in enumerate(kinds)
         ]
         return rules.variant, dict(rules.options), rules.players, seats

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,6 +32,13 @@ class Status(StrEnum):
     WAITING = "waiting"  # human seats still free: nothing dealt
     PLAYING = "playing"
     FINISHED = "finished"  # the match is over
+
+
+class SeatKind(StrEnum):
+    """Who holds a seat (str-valued: stored and sent as is)."""
+
+    HUMAN = "human"
+    BOT = "bot"
 
 
 MODES = tuple(m.value for m in Mode)
@@ -85,7 +92,7 @@ class Listener(Protocol):
 @dataclass
 class Seat:
     seat: int
-    kind: str  # human | bot
+    kind: SeatKind  # a str given here ("human", "bot") is made the enum
     identity_id: int | None = None
     level: str | None = None
     name: str | None = None
@@ -96,10 +103,13 @@ class Seat:
     heir_id: int | None = None
     heir_name: str | None = None
 
+    def __post_init__(self) -> None:
+        self.kind = SeatKind(self.kind)
+
     def row(self) -> repo.SeatRow:
         return repo.SeatRow(
             self.seat,
-            self.kind,
+            self.kind.value,
             self.identity_id,
             self.level,
             self.name,
@@ -113,7 +123,7 @@ class Seat:
     def from_row(cls, row: repo.SeatRow) -> Seat:
         return cls(
             row.seat,
-            row.kind,
+            SeatKind(row.kind),
             row.identity_id,
             row.bot_level,
             row.display_name,
@@ -144,6 +154,34 @@ class JoinResult:
     room: RoomInfo
 
 
+class AwardHook(Protocol):
+    """What a room asks of the player side when a match (or a duel's game) ends:
+    ``app.players.awards.Awards``."""
+
+    async def prepare(
+        self,
+        room: Any,
+        state: State,
+        *,
+        live: bool = True,
+        by: Mapping[tuple[int, int], str] | None = None,
+    ) -> repo.Work | None:
+        """The award's work, committed with the action that ended the match, or None."""
+        ...
+
+    def committed(self, result: Any) -> None:
+        """The award's work was committed (``result`` is what it returned)."""
+        ...
+
+
+class LevelHook(Protocol):
+    """The level badges of the browsers at the tables: ``app.players.awards.LevelCache``."""
+
+    def get(self, identity_id: int | None) -> int | None: ...
+
+    async def ensure(self, identity_ids: Iterable[int | None]) -> None: ...
+
+
 @dataclass
 class RoomServices:
     """What a room needs from the outside; the RoomManager provides it."""
@@ -153,8 +191,8 @@ class RoomServices:
     executor: Executor | None
     create_rematch: Callable[[Room], Awaitable[str]]
     # the player side (app/players): XP and ratings when a match ends, level badges
-    awards: Any = None  # app.players.awards.Awards
-    levels: Any = None  # app.players.awards.LevelCache
+    awards: AwardHook | None = None
+    levels: LevelHook | None = None
     # the manager's hook for a room that lost its lease (Room.moved)
     lost: Callable[[Room], None] | None = None
     # tournaments (app/tournaments): whether a browser may read a board's record that it did

@@ -29,7 +29,7 @@ from app.logging import game_fields
 from app.persistence import public as store
 from app.persistence import repository as repo
 from app.rooms.errors import CommandError
-from app.rooms.model import Mode, Seat, Status, owner, then
+from app.rooms.model import Mode, Seat, SeatKind, Status, owner, then
 
 if TYPE_CHECKING:
     from app.rooms.room import Room
@@ -106,7 +106,7 @@ class Public:
         changed = []
         for s in seats:
             if s.kind == "human" and s.identity_id is None:
-                seats[s.seat] = Seat(s.seat, "bot", None, level, None, open=True)
+                seats[s.seat] = Seat(s.seat, SeatKind.BOT, None, level, None, open=True)
                 changed.append(seats[s.seat])
         if not changed:
             return
@@ -187,7 +187,7 @@ class Public:
         if not heirs:
             return None
         deal = room.deals  # the first deal the new holder plays (the next one)
-        new = [Seat(s.seat, "human", s.heir_id, None, s.heir_name) for s in heirs]
+        new = [Seat(s.seat, SeatKind.HUMAN, s.heir_id, None, s.heir_name) for s in heirs]
         holders = [store.HolderRow(s.seat, deal, s.identity_id, None, s.name) for s in new]
         work = then(
             repo.save_seats(room.game_id, [s.row() for s in new]),

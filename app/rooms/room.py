@@ -124,7 +124,8 @@ class Room:
     public: bool = False  # listed in the lobby (public.py)
     # who held a seat from which deal, when it changed hands (public.py; seat_holders rows)
     holders: list[Any] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)  # the table's (table_settings)
+    # the table's settings, defaults applied (model.table_settings; stored in games.settings)
+    settings: dict[str, Any] = field(default_factory=dict)
     state: State | None = None
     version: int = 0  # = deals dealt + actions applied: the same after a restart
     seq: int = 0  # actions stored
@@ -139,8 +140,6 @@ class Room:
     # the close code of the room's sockets once it closed: 1012 (restart, idle) or 4001 (moved)
     close_code: int = 1012
     last_active: float = field(default_factory=time.monotonic)
-    # the table's settings, defaults applied (model.table_settings; stored in games.settings)
-    settings: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
@@ -482,8 +481,6 @@ class Room:
         self.last_active = time.monotonic()
         return step
 
-    _publish = publish  # the name the benchmarks and the golden test call
-
     # ------------------------------------------------------------------ connections
 
     def attach(self, listener: Listener) -> None:
@@ -789,7 +786,7 @@ class Room:
             raise CommandError("server_error", "the move could not be saved; try again") from None
 
         # Committed: now it is true. Acknowledge, then broadcast.
-        if award is not None:
+        if award is not None and awards is not None:
             awards.committed(done)
         consent_before, status_before = self.consent_kind(), self.status
         self.seq += 1

@@ -21,6 +21,7 @@ from app.rooms.model import (
     Listener,
     Mode,
     Seat,
+    SeatKind,
     Status,
     deck_strings,
     owner,
@@ -220,11 +221,11 @@ class Seating:
         if kind == "bot":
             if current.kind == "human" and current.identity_id is not None:
                 raise CommandError("not_allowed", f"seat {seat} is taken")
-            new = Seat(seat, "bot", None, level or "medium", None)
+            new = Seat(seat, SeatKind.BOT, None, level or "medium", None)
         else:
             if current.kind != "bot":
                 raise CommandError("not_allowed", f"seat {seat} has no computer player")
-            new = Seat(seat, "human")
+            new = Seat(seat, SeatKind.HUMAN)
         seats = [s.copy() for s in room.seats]
         seats[seat] = new
         await self.save(seats, [new], committed)
@@ -252,9 +253,9 @@ class Seating:
             name = room.seats[held[0]].name
         changed = []
         for h in held:
-            seats[h] = Seat(h, "human")
+            seats[h] = Seat(h, SeatKind.HUMAN)
             changed.append(seats[h])
-        seats[seat] = Seat(seat, "human", identity_id, None, name)
+        seats[seat] = Seat(seat, SeatKind.HUMAN, identity_id, None, name)
         changed.append(seats[seat])
         await self.save(seats, changed, committed)
 

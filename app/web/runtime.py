@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI
 from sqlalchemy import select
@@ -126,7 +126,7 @@ async def start(app: FastAPI) -> None:
 async def _start_notifier(app: FastAPI, rooms: RoomManager) -> Notifier | None:
     settings: Settings = app.state.settings
     identities: Identities = app.state.identities
-    levels: LevelCache = rooms.services.levels
+    levels = cast(LevelCache, rooms.services.levels)
     notifier = Notifier(settings.database_url)
 
     async def renamed(ids: list[int]) -> None:
