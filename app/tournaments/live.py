@@ -179,7 +179,7 @@ class LiveSwiss:
             raise _error("invalid_rounds", f"an event has 1 to {MAX_ROUNDS} rounds")
         if not 1 <= spec.boards <= MAX_ROUND_BOARDS:
             raise _error("invalid_boards", f"a round has 1 to {MAX_ROUND_BOARDS} boards")
-        if spec.clock not in CLOCKS or spec.clock == "none":
+        if spec.clock not in CLOCKS or isinstance(spec.clock, str):  # "none": no clock
             raise _error("invalid_clock", "the clock is 15, 30, 60 or 120 seconds")
         if spec.max_pairs is not None and not 2 <= spec.max_pairs <= MAX_PAIRS:
             raise _error("invalid_pairs", f"an event takes 2 to {MAX_PAIRS} pairs")
@@ -470,7 +470,7 @@ class LiveSwiss:
             return bool(await self.writer.submit(_finish(event.id, r - 1)))
         matches = self._matches(data)
         states = swiss.entrant_states(matches, active, withdrawn)
-        pairings = swiss.pair_round(states, r, f"{event.id}:{r}")
+        pairings = swiss.pair_round(states, r, f"{event.id}:{r}", rounds=event.rounds)
         datum: list[tuple[int, str, dict[str, Any], dict[str, Any]]] = []
         if swiss.needs_datum(len(pairings)):
             datum = await self._datums(event, round_boards(event, r))
@@ -633,7 +633,7 @@ class LiveSwiss:
         boards = round_boards(event, r)
         humans_of: dict[int, set[int]] = {}
         for p in current.pairings:
-            humans = set()
+            humans: set[int] = set()
             for side, pair in ((NS_SEATS, p["ns"]), (EW_SEATS, p["ew"])):
                 n = 0 if pair == swiss.HOUSE else len(data.members.get(pair, []))
                 humans.update(side[:n])
@@ -651,9 +651,9 @@ class LiveSwiss:
                 humans = humans_of.get(t, set())
                 ns_absent = is_absent(row.result, NS_SEATS, humans)
                 ew_absent = is_absent(row.result, EW_SEATS, humans)
-                pairing = next(p for p in current.pairings if p["table"] == t)
-                for pair, gone in ((pairing["ns"], ns_absent), (pairing["ew"], ew_absent)):
-                    if gone and pair != swiss.HOUSE:
+                at_table = next(p for p in current.pairings if p["table"] == t)
+                for pair, away in ((at_table["ns"], ns_absent), (at_table["ew"], ew_absent)):
+                    if away and pair != swiss.HOUSE:
                         absent[pair] = absent.get(pair, 0) + 1
                 results.append(swiss.TableResult(t, float(row.result["net"]), ns_absent, ew_absent))
             if any(
@@ -879,23 +879,39 @@ class LiveSwiss:
                 continue
             res = table.result
             p = pairing.get(t, {"ns": swiss.HOUSE, "ew": swiss.HOUSE})
+            score = scores.get(str(t))
+            ns_names = self._names(data, p["ns"])
+            ew_names = self._names(data, p["ew"])
             out.append(
                 {
                     "table": t,
                     "datum": t == swiss.DATUM_TABLE,
                     "ns": p["ns"],
                     "ew": p["ew"],
-                    "ns_names": self._names(data, p["ns"]),
-                    "ew_names": self._names(data, p["ew"]),
+                    "ns_names": ns_names,
+                    "ew_names": ew_names,
+                    "name": None if t == swiss.DATUM_TABLE else _match_name(p, ns_names, ew_names),
+                    "you": False,
                     "contract": res.get("contract"),
                     "outcome": res.get("outcome"),
                     "taker_side": res.get("taker_side"),
                     "scores": res.get("scores"),
                     "net": res.get("net"),
                     "par": res.get("par"),
-                    "score": scores.get(str(t)),
+                    "stand_in": sum(res.get("stood_in") or []),
+                    "score": score,
+                    "matchpoints": (
+                        {
+                            "points": score["ns_mp"],
+                            "top": score["top"],
+                            "percent": score["ns_percent"],
+                        }
+                        if score
+                        else None
+                    ),
                     "game_id": table.game_id,
                     "replay_url": f"/replay/{table.game_id}",
+                    "analysis_url": f"/replay/{table.game_id}?deal=0#analysis",
                 }
             )
         out.sort(key=lambda x: (-(x["net"] or 0), x["table"]))
@@ -935,7 +951,8 @@ class LiveSwiss:
                 (x for x in (rnd.pairings if rnd else []) if x["table"] == t),
                 {"ns": swiss.HOUSE, "ew": swiss.HOUSE},
             )
-            s = (((rnd.scores or {}).get("boards") or {}).get(str(b)) or {}).get(str(t), {})
+            kept = (rnd.scores if rnd is not None else None) or {}
+            s = ((kept.get("boards") or {}).get(str(b)) or {}).get(str(t), {})
             c = r.get("contract") or {}
             contract = (
                 f"{c.get('value', '')}{c['denom']}{'x' * (c['multiplier'] // 2)}".strip()
@@ -1123,6 +1140,17 @@ def _iso_now(now: datetime) -> str:
     from app.tournaments.service import iso
 
     return iso(now) or ""
+
+
+def _match_name(p: dict[str, Any], ns: list[str | None], ew: list[str | None]) -> str:
+    """ "1: Ann & Bob – 2: Cy & house" (the traveller's line of a table)."""
+
+    def side(pair: int, names: list[str | None]) -> str:
+        if pair == swiss.HOUSE:
+            return "house"
+        return f"{pair}: " + " & ".join(n or ("house" if n is None else "?") for n in names)
+
+    return f"{side(p['ns'], ns)} – {side(p['ew'], ew)}"
 
 
 def _round_tops(row: TournamentRound) -> list[int]:

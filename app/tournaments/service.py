@@ -572,6 +572,7 @@ class Tournaments:
             "daily": event.daily_key is not None,
             "entrants": entrants,
             "url": f"/t/{event.id}",
+            **({"rounds": event.rounds, "clock": event.clock} if event.kind == SWISS else {}),
         }
 
     async def event(self, event_id: str, viewer: int) -> dict[str, Any]:

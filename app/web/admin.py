@@ -674,9 +674,31 @@ async def tournaments_page(request: Request) -> Response:
 @router.post("/tournaments")
 async def create_tournament(request: Request) -> Response:
     session = await _signed_in(request)
+    from app.tournaments.live import SwissSpec
     from app.tournaments.service import EventSpec, TournamentError
 
     form = await request.form()
+    if form.get("kind") == "swiss":  # a live duplicate Swiss for pairs
+        try:
+            live = SwissSpec(
+                variant=str(form.get("variant", "")),
+                options={},
+                rounds=int(str(form.get("rounds") or 3)),
+                boards=int(str(form.get("boards") or 4)),
+                clock=int(str(form.get("clock") or 30)),
+                starts_at=_when(form.get("starts_at")),
+                max_pairs=int(str(form["max_pairs"])) if form.get("max_pairs") else None,
+                level=str(form.get("level") or "medium"),
+                title=str(form.get("title") or "").strip()[:80] or None,
+            )
+        except ValueError:
+            raise HTTPException(400, "numbers") from None
+        try:
+            event_id = await _service(request).live.create(live, None)
+        except TournamentError as exc:
+            return _back("/admin/tournaments", error="tour.failed", detail=exc.message)
+        await _audit(request, session, "tournament_create", event_id, kind="swiss")
+        return _back("/admin/tournaments", done="tour.created")
     try:
         spec = EventSpec(
             variant=str(form.get("variant", "")),

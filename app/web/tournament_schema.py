@@ -38,7 +38,7 @@ class House(_Model):
 
 class Event(_Model):
     id: StrictStr
-    kind: Literal["robot"]
+    kind: Literal["robot", "swiss"]
     title: StrictStr | None
     variant: Literal["classic", "coinche", "bulgarian", "bela", "duel"]
     players: Annotated[StrictInt, Field(ge=2, le=4)]
@@ -51,6 +51,12 @@ class Event(_Model):
     daily: StrictBool
     entrants: Annotated[StrictInt, Field(ge=0)]
     url: StrictStr
+    rounds: Annotated[StrictInt, Field(ge=1, le=12)] | None = Field(
+        default=None, description="a live Swiss (kind swiss): its rounds; boards is per round"
+    )
+    clock: Literal[15, 30, 60, 120] | None = Field(
+        default=None, description="a live Swiss: the tables' seconds per decision"
+    )
 
 
 class Listing(_Model):
@@ -191,6 +197,190 @@ class Traveller(_Model):
     tables: list[TravellerRow]
 
 
+# ---------------------------------------------------------------------------- the live Swiss
+
+
+class CreateSwiss(_Model):
+    """``POST /api/tournaments/swiss`` (the body): a live duplicate Swiss for pairs."""
+
+    variant: Literal["classic", "coinche", "bulgarian", "bela"]
+    options: dict[str, Any] = Field(default_factory=dict)
+    rounds: Annotated[StrictInt, Field(ge=1, le=12)] = 3
+    boards: Annotated[StrictInt, Field(ge=1, le=8, description="per round")] = 4
+    clock: Literal[15, 30, 60, 120] = 30
+    starts_at: StrictStr | None = Field(default=None, description="ISO 8601 with a zone")
+    max_pairs: Annotated[StrictInt, Field(ge=2, le=128)] | None = None
+    level: Level = "medium"
+    title: Annotated[StrictStr, Field(max_length=80)] | None = None
+
+
+class Register(_Model):
+    """``POST /api/tournaments/{id}/register`` (the body)."""
+
+    partner: Literal["house", "link"]
+
+
+class Registered(_Model):
+    pair: Annotated[StrictInt, Field(ge=1)]
+    link: StrictStr | None = Field(description="the partner link (partner: link), spent once")
+
+
+class Joined(_Model):
+    """``POST /api/tournaments/{id}/join/{code}``."""
+
+    pair: Annotated[StrictInt, Field(ge=1)]
+
+
+class Left(_Model):
+    """``POST /api/tournaments/{id}/leave`` (before the start)."""
+
+    left: Literal[True]
+
+
+class Registration(_Model):
+    """``POST /api/tournaments/{id}/registration``: the organiser opens or closes it (the
+    body and the answer)."""
+
+    open: StrictBool
+
+
+Names = list[StrictStr | None]  # a pair's players, registrant first; null: the house player
+
+
+class SwissEvent(Event):
+    round: Annotated[StrictInt, Field(ge=0, description="the round being played; 0 before")]
+    registration: StrictBool
+    max_pairs: Annotated[StrictInt, Field(ge=2)] | None
+    pairs: Annotated[StrictInt, Field(ge=0)]
+
+
+class SwissPair(_Model):
+    pair: Annotated[StrictInt, Field(ge=1)]
+    names: Names
+    house_partner: StrictBool
+    complete: StrictBool
+    joined_round: Annotated[StrictInt, Field(ge=1)]
+    withdrawn_round: Annotated[StrictInt, Field(ge=1)] | None
+    you: StrictBool
+
+
+class SwissYou(_Model):
+    pair: Annotated[StrictInt, Field(ge=1)]
+    link: StrictStr | None = Field(description="the partner link, to its registrant, unspent")
+    table: Annotated[StrictInt, Field(ge=1)] | None
+    direction: Literal["NS", "EW"] | None
+    board: Annotated[StrictInt, Field(ge=1)] | None
+    game_id: StrictStr | None
+    url: StrictStr | None
+    board_over: StrictBool | None = None
+
+
+class SwissTable(_Model):
+    table: Annotated[StrictInt, Field(ge=1)]
+    ns: Annotated[StrictInt, Field(ge=0, description="0: a pair of house players")]
+    ew: Annotated[StrictInt, Field(ge=0)]
+    ns_names: Names
+    ew_names: Names
+    boards_done: Annotated[StrictInt, Field(ge=0)]
+
+
+class SwissRound(_Model):
+    round: Annotated[StrictInt, Field(ge=1)]
+    finished: StrictBool
+    board: Annotated[StrictInt, Field(ge=1)] | None
+    boards: list[Annotated[StrictInt, Field(ge=1)]]
+    tables: list[SwissTable]
+
+
+class SwissStanding(_Model):
+    rank: Annotated[StrictInt, Field(ge=1)]
+    pair: Annotated[StrictInt, Field(ge=1)]
+    names: Names
+    house_partner: StrictBool
+    vp: float
+    mp: float
+    tiebreak: float
+    rounds: Annotated[StrictInt, Field(ge=0)]
+    byes: Annotated[StrictInt, Field(ge=0)]
+    withdrawn: StrictBool
+    you: StrictBool
+
+
+class SwissBoard(_Model):
+    board: Annotated[StrictInt, Field(ge=1)]
+    round: Annotated[StrictInt, Field(ge=1)]
+    revealed: StrictBool
+    traveller_url: StrictStr | None
+
+
+class SwissView(_Model):
+    """``GET /api/tournaments/{id}`` of a live Swiss, as the asking browser may see it; the
+    same is the ``data`` of the event socket's ``tournament`` message (without ``now``)."""
+
+    event: SwissEvent
+    now: StrictStr | None = None
+    pairs: list[SwissPair]
+    you: SwissYou | None
+    round: SwissRound | None
+    standings: list[SwissStanding]
+    boards: list[SwissBoard]
+    exports: Exports | None
+
+
+class BoardScore(_Model):
+    table: Annotated[StrictInt, Field(ge=0)]
+    top: Annotated[StrictInt, Field(ge=0)]
+    ns_mp: float
+    ew_mp: float
+    ns_percent: Pct
+    ew_percent: Pct
+    adjusted: StrictBool
+
+
+class SwissTravellerRow(_Model):
+    table: Annotated[StrictInt, Field(ge=0, description="0: the datum table")]
+    datum: StrictBool
+    ns: Annotated[StrictInt, Field(ge=0)]
+    ew: Annotated[StrictInt, Field(ge=0)]
+    ns_names: Names
+    ew_names: Names
+    name: StrictStr | None
+    you: StrictBool
+    contract: Contract | None
+    outcome: Literal["made", "failed", "litige", "hanging", "thrown_in"]
+    taker_side: StrictInt | None
+    scores: list[StrictInt]
+    net: float
+    par: Par | None
+    stand_in: Annotated[StrictInt, Field(ge=0)]
+    score: BoardScore | None
+    matchpoints: dict[str, float] | None = Field(description="North-South's: points, top, percent")
+    game_id: StrictStr
+    replay_url: StrictStr
+    analysis_url: StrictStr
+
+
+class SwissTraveller(_Model):
+    """``GET /api/tournaments/{id}/boards/{k}`` of a live Swiss (k counts over the rounds),
+    once the board's round is over."""
+
+    event: StrictStr
+    round: Annotated[StrictInt, Field(ge=1)]
+    board: Annotated[StrictInt, Field(ge=1)]
+    dealer: Annotated[StrictInt, Field(ge=0, le=3)] | None
+    variant: StrictStr
+    players: Literal[4]
+    direction: Literal["NS"]
+    tables: list[SwissTravellerRow]
+
+
+class TournamentMessage(_Model):
+    """What ``/ws/tournaments/{id}`` sends, at once and whenever the event changes."""
+
+    type: Literal["tournament"]
+    data: SwissView
+
+
 class ErrorBody(_Model):
     code: StrictStr
     message: StrictStr
@@ -207,6 +397,14 @@ ENDPOINTS: dict[str, tuple[str | None, str]] = {
     "POST /api/tournaments/{id}/enter": (None, "Entered"),
     "POST /api/tournaments/{id}/boards/{k}/play": (None, "BoardGame"),
     "GET /api/tournaments/{id}/boards/{k}": (None, "Traveller"),
+    "POST /api/tournaments/swiss": ("CreateSwiss", "Created"),
+    "GET /api/tournaments/{id} (swiss)": (None, "SwissView"),
+    "GET /api/tournaments/{id}/boards/{k} (swiss)": (None, "SwissTraveller"),
+    "POST /api/tournaments/{id}/register": ("Register", "Registered"),
+    "POST /api/tournaments/{id}/join/{code}": (None, "Joined"),
+    "POST /api/tournaments/{id}/leave": (None, "Left"),
+    "POST /api/tournaments/{id}/registration": ("Registration", "Registration"),
+    "WS /ws/tournaments/{id}": (None, "TournamentMessage"),
 }
 MODELS: tuple[type[BaseModel], ...] = (
     Listing,
@@ -216,6 +414,15 @@ MODELS: tuple[type[BaseModel], ...] = (
     Entered,
     BoardGame,
     Traveller,
+    CreateSwiss,
+    Register,
+    Registered,
+    Joined,
+    Left,
+    Registration,
+    SwissView,
+    SwissTraveller,
+    TournamentMessage,
     Error,
 )
 

@@ -294,6 +294,7 @@ async def tournaments_page(request: Request) -> Response:
         {
             "listing": listing,
             "can_create": settings.tournament_player_events,
+            "can_create_live": settings.tournament_player_swiss,
             "levels": LEVELS,
             "variant_ids": list(VARIANTS),
         },

@@ -55,7 +55,8 @@ const isOwn = (line) => line.seat !== null && S.held.includes(line.seat);
 
 // ----------------------------------------------------------------------------- from the server
 
-const chatRoom = () => (S.room && S.room.mode === "friends" ? S.room : null);
+// a friends table's chat; a live tournament's table (settings.board) has none
+const chatRoom = () => (S.room && S.room.mode === "friends" && !(S.room.settings && S.room.settings.board) ? S.room : null);
 const settings = () => (S.room && S.room.settings) || { chat: false, spectator_chat: false };
 
 /** A `state`: its `chat` is the whole history. */

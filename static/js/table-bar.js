@@ -26,7 +26,8 @@ export function renderBar() {
   $("scoreboard").setAttribute("aria-label", `${colon(t("table.score_sheet"))} ${sides.map((s) => `${sideName(s)} ${v.scores[s]}`).join(", ")}`);
   $("btn-last-trick").disabled = !lastTrick();
   const room = S.room || /** @type {Partial<import("./protocol-types.js").RoomModel>} */ ({});
-  $("btn-invite").hidden = room.mode !== "friends";
+  // a live tournament's table is dealt with its players seated: nobody to invite
+  $("btn-invite").hidden = room.mode !== "friends" || !!(room.settings && room.settings.board);
   // a tournament board: the house players' level is the event's, and there are no hints
   const board = !!(room.settings && room.settings.board);
   $("level-switch").hidden = room.mode !== "computer" || board;

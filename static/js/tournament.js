@@ -36,6 +36,27 @@ if (play) {
   );
 }
 
+const live = document.getElementById("live-form");
+if (live) {
+  live.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const button = live.querySelector("button[type=submit]");
+    run(button, async () => {
+      const values = new FormData(live);
+      const body = {
+        variant: String(values.get("variant")),
+        rounds: Number(values.get("rounds")),
+        boards: Number(values.get("boards")),
+        clock: Number(values.get("clock")),
+        starts_at: new Date(String(values.get("starts_at"))).toISOString(), // the browser's local time
+      };
+      const data = await api("/api/tournaments/swiss", { method: "POST", body });
+      toast(t("tour.created"));
+      window.location.assign(data.url);
+    });
+  });
+}
+
 const form = document.getElementById("tour-form");
 if (form) {
   form.addEventListener("submit", (event) => {

@@ -22,7 +22,7 @@ from app.rooms import RoomManager
 from app.tournaments.live import SwissSpec
 from app.tournaments.service import TournamentError, Tournaments
 from tests.rooms.harness import FakeListener, act, settings
-from tests.tournaments.conftest import Clock, identities
+from tests.tournaments.conftest import Clock, check_answer, identities
 
 pytestmark = pytest.mark.db
 
@@ -83,7 +83,7 @@ async def test_register_alone_as_a_pair_and_through_the_partner_link(live: Tourn
     assert alone == {"pair": 1, "code": None}
     linked = await live.live.register(event_id, bob, "Bob", "link")
     assert linked["pair"] == 2 and linked["code"]
-    view = await live.live.event(event_id, bob)
+    view = check_answer("SwissView", await live.live.event(event_id, bob))
     assert view["you"]["link"] == f"/t/{event_id}/join/{linked['code']}"
     assert (await live.live.event(event_id, cy))["you"] is None
     assert await live.live.join(event_id, linked["code"], cy, "Cy") == {"pair": 2}
@@ -262,7 +262,12 @@ async def test_a_live_event_runs_its_rounds_in_lockstep(live: Tournaments) -> No
             task.cancel()
         await asyncio.gather(watcher, *tasks, return_exceptions=True)
     assert not watcher.exception() if not watcher.cancelled() else True
-    view = await live.live.event(event_id, ids[0])
+    view = check_answer("SwissView", await live.live.event(event_id, ids[0]))
+    check_answer("Listing", await live.listing())
+    for board in range(1, 5):
+        check_answer("SwissTraveller", await live.traveller(event_id, board, ids[0]))
+    for message in page.messages:
+        check_answer("TournamentMessage", message)
     data = await live.live._read(event_id)
     assert sorted(data.rounds) == [1, 2]
     # round 1: 5 pairs -> 3 tables (one against the house pair); round 2: pair 4 withdrawn

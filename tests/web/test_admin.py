@@ -426,3 +426,30 @@ def test_tournaments_are_created_edited_and_cancelled(admin, tmp_path):
     assert rows(tmp_path, "SELECT cancelled FROM tournaments") == [(1,)]
     missing = call(admin, "POST", "/admin/tournaments/nope", cookies, data=cancel)
     assert missing.status_code == 404
+
+
+def test_the_admin_creates_a_live_swiss_for_pairs(admin, tmp_path):
+    cookies = login(admin)
+    csrf = csrf_of(admin, cookies)
+    form = {
+        "csrf": csrf,
+        "kind": "swiss",
+        "variant": "coinche",
+        "rounds": "3",
+        "boards": "4",
+        "clock": "30",
+        "max_pairs": "16",
+        "starts_at": "2099-01-01T20:00",
+        "title": "Friday pairs",
+    }
+    page = call(admin, "GET", "/admin/tournaments", cookies)
+    assert 'id="admin-live-form"' in page.text
+    bad = call(admin, "POST", "/admin/tournaments", cookies, data={**form, "clock": "7"})
+    assert "tour.failed" in bad.headers["location"]
+    assert rows(tmp_path, "SELECT count(*) FROM tournaments") == [(0,)]
+    made = call(admin, "POST", "/admin/tournaments", cookies, data=form)
+    assert made.status_code == 303 and "tour.created" in made.headers["location"], made.headers
+    assert rows(
+        tmp_path, "SELECT kind, rounds, boards, clock, max_pairs, status, title FROM tournaments"
+    ) == [("swiss", 3, 4, 30, 16, "open", "Friday pairs")]
+    assert rows(tmp_path, "SELECT count(*) FROM tournament_boards") == [(12,)]

@@ -29,7 +29,7 @@ SAME_AS_ENGLISH_OK = re.compile(
     r"|home\.options|variant\.coinche|table\.title|result\.total|seat\.partner"
     r"|term\.belote\.bulgarian|belote\.(belote|rebelote)\.bulgarian|count\.points\.(one|other)|result\.rounding\.side"
     r"|chat\.(button|spectator|phrase\.bravo)|live\.away\.minutes|live\.by\.auto|analysis\.summary\.player"
-    r"|push\.title|table\.menu)$"
+    r"|push\.title|table\.menu|swiss\.(table|tables|badge))$"
 )
 # A key shown raw would look like this ("home.title", "opt.target.help").
 RAW_KEY = re.compile(r"\b[a-z_]+\.[a-z_0-9]+(\.[a-z_0-9]+)*\b")
