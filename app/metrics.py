@@ -87,7 +87,7 @@ class Timing:
     def as_dict(self) -> dict[str, Any]:
         """The JSON of ``/api/stats``, read back from the registry's own samples:
         ``counts[i]`` holds the values <= ``BOUNDS_MS[i]`` (the last: above all)."""
-        return histogram_dict(self.histogram.collect(), self.longest.collect())
+        return histogram_dict(list(self.histogram.collect()), list(self.longest.collect()))
 
 
 def histogram_dict(families: list[Metric], longest: list[Metric] | None = None) -> dict[str, Any]:

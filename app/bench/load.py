@@ -376,9 +376,10 @@ class AtoutClient:
                     if mover is not None:
                         mover.cancel()
                     mover = asyncio.create_task(self._move(ws, self.version, view["legal"]))
-                consent = (self.room or {}).get("consent") or {}
-                if consent.get("kind") == "rematch" and self.consented != self.room["game_id"]:
-                    self.consented = self.room["game_id"]
+                room = self.room or {}
+                consent = room.get("consent") or {}
+                if consent.get("kind") == "rematch" and self.consented != room["game_id"]:
+                    self.consented = room["game_id"]
                     await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
                 # The end of a deal waits for every player's "Continue": give it at once, once
                 # per deal, read from a fresh room (an update of the next deal comes before
@@ -445,7 +446,7 @@ async def measure_atout(
 
     ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
     with_stats = stats
-    stats = Stats()
+    counts = Stats()
     stop = asyncio.Event()
     rng = random.Random(1)
     limits = httpx.Limits(max_connections=args.setup_concurrency)
@@ -472,12 +473,12 @@ async def measure_atout(
         table = Table()
         for cookie in cookies:
             client = AtoutClient(
-                ws_base, cookie, table, stats, args.pace, random.Random(rng.random())
+                ws_base, cookie, table, counts, args.pace, random.Random(rng.random())
             )
             tasks.append(asyncio.create_task(client.run(game_id, stop)))
     setup_seconds = time.monotonic() - setup_started
     result = await _window(
-        stats, args, pid, tasks, stop, base + "/api/stats" if with_stats else None
+        counts, args, pid, tasks, stop, base + "/api/stats" if with_stats else None
     )
     result["setup_seconds"] = round(setup_seconds, 1)
     if (pid is not None or args.url) and with_stats:

@@ -612,7 +612,7 @@ def over(before: dict[str, Any] | None, after: dict[str, Any], bound_ms: int) ->
     """How many values of a histogram of /api/stats (``bounds_ms``, ``counts``) above
     ``bound_ms`` were counted between two readings (``before`` None: since the start)."""
     i = after["bounds_ms"].index(bound_ms) + 1
-    now = sum(after["counts"][i:])
+    now: int = sum(after["counts"][i:])
     return now - (sum(before["counts"][i:]) if before else 0)
 
 
@@ -777,7 +777,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["stall_culprits"] = culprits
         if args.tracemalloc:
             result["tracemalloc_growth"] = (
-                allocation_growth(*snapshots) if len(snapshots) == 2 else None
+                allocation_growth(snapshots[0], snapshots[1]) if len(snapshots) == 2 else None
             )
             result["frozen_garbage"] = census
         if args.json:

@@ -33,7 +33,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
@@ -167,7 +168,7 @@ def measure(
     deals: int,
     seed: int,
     sigma: float,
-    plays: dict[str, Plays] | None = None,
+    plays: Mapping[str, Plays] | None = None,
     progress: Callable[[str, int, float], None] | None = None,
 ) -> dict[str, Any]:
     """The family's anchors: each pair's figures and the resulting mu and displayed ratings.
@@ -198,7 +199,7 @@ def measure(
                 weak,
                 deals,
                 seed,
-                progress=(lambda d, m, name=name: progress(name, d, m)) if progress else None,
+                progress=partial(progress, name) if progress else None,
                 keep_plays=True,
             )
             decks = report["plays"]

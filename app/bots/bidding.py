@@ -406,7 +406,7 @@ def bid_likelihood(k: Knowledge, w: Any) -> float:
             t = DENOM_TRUMP[a.contract]
             e = _seat_value(k, hand, t, seat)
             if k.variant == "coinche" and a.value:
-                need = min(a.value, 160) - 10
+                need: float = min(a.value, 160) - 10
                 if e < need:
                     like *= max(0.15, 1.0 - (need - e) / 40.0)
             else:

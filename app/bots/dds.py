@@ -62,7 +62,7 @@ from app.engine.state import Phase, State
 from .sim import Deal, Table
 
 try:
-    from . import _dds
+    from . import _dds  # type: ignore[attr-defined]  # the C extension, built in place
 except ImportError:  # not built (no compiler where it was installed): the Python search
     _dds = None
 
@@ -468,7 +468,7 @@ def solve(
             if lo_b >= beta:
                 return lo_b
             key = rem | leader << 32 | sweep << 34
-            e = tt.get(key)
+            e: tuple[int, int, int] | None = tt.get(key)
             if e is not None:
                 lo, hi, first = e
                 if lo >= beta or lo == hi:
@@ -682,7 +682,7 @@ def solve(
                         ns = sweep if sweep == _BROKEN else next_sweep(sweep, side_of[w], rest)
                         ntp = tp + points[c]
                         g = ntp * scale if mx[w] else -ntp * scale
-                        e = tt.get(rest | w << 32 | ns << 34)
+                        e: tuple[int, int, int] | None = tt.get(rest | w << 32 | ns << 34)
                         if e is not None:
                             if mine:
                                 v = e[0] + g

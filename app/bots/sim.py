@@ -344,7 +344,7 @@ def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> in
                     return low  # give the lead back to the taker in trumps
     # cash plain masters, unless an opponent is void there and may trump
     best_c = -1
-    best_v = -1
+    best_v: float = -1
     for s in range(4):
         suit_cards = hand & SUIT_MASK[s] & ~tm
         if not suit_cards:
@@ -356,7 +356,7 @@ def _lead(d: Deal, seat: int, hand: int, outside: int, t: Table, r: float) -> in
             continue  # nobody can follow: an opponent would trump a master for nothing
         if opp_trumps and _ruffable(d, seat, partner, s, n):
             continue
-        v = t.points[top] + 1
+        v: float = t.points[top] + 1
         if v > best_v:
             best_c, best_v = top, v
     if best_c >= 0:

@@ -348,12 +348,14 @@ def simulate(
                 trk[k.side_of[s]] += deal.tricks[s]
             pts[k.side_of[t]] += extra
             outcomes[(d, t)] = (tuple(pts), tuple(trk), decl, bel)
-        for i, (_a, d, t, value, mult) in enumerate(scenarios):
-            if d is None:
+        for i, (_a, named, t, value, mult) in enumerate(scenarios):
+            if named is None:
                 if cont is None:
                     values[i].append(0.0)
                     continue
                 d, t = cont
+            else:
+                d = named
             pts, trk, decl, bel = outcomes[(d, t)]
             rec = score_outcome(
                 k.variant,
@@ -395,5 +397,7 @@ def bid_review(k: Knowledge, rng: random.Random, worlds: int) -> list[tuple[dict
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    strip = lambda x: {k: v for k, v in x.items() if k != "seat"}  # noqa: E731
+    def strip(x: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in x.items() if k != "seat"}
+
     return strip(a) == strip(b)

@@ -298,7 +298,8 @@ def expected_points(config: str, hand: int, trump: int, leads: int, opp: int = 0
         x = nt_features(hand, leads, opp)
     else:
         x = at_features(hand, leads, opp)
-    return sum(map(mul, coefs, x))  # the same products, added in the same order
+    total: float = sum(map(mul, coefs, x))  # the same products, added in the same order
+    return total
 
 
 _COEFS_OF: dict[tuple[str, int], Any] = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import ColumnElement, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.persistence.admin_tables import (
@@ -322,7 +322,9 @@ def search_players(session: Session, query: str, limit: int = 50) -> list[Player
         pattern = (
             "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         )
-        conditions = [func.lower(Identity.display_name).like(pattern, escape="\\")]
+        conditions: list[ColumnElement[bool]] = [
+            func.lower(Identity.display_name).like(pattern, escape="\\")
+        ]
         if text.isdigit():
             conditions.append(Identity.id == int(text))
         stmt = stmt.where(or_(*conditions))

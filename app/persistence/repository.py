@@ -12,9 +12,9 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -335,9 +335,9 @@ class RecordStep:
             for a in st.actions
         ]
         if deals:
-            session.execute(insert(GameDeal.__table__), deals)
+            session.execute(insert(cast(Table, GameDeal.__table__)), deals)
         if actions:
-            session.execute(insert(GameAction.__table__), actions)
+            session.execute(insert(cast(Table, GameAction.__table__)), actions)
         # the game row changes with the deals (updated_at) and the status/scores, not with every
         # action: one statement fewer per move
         for st in steps:

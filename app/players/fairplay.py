@@ -28,6 +28,7 @@ import json
 import sys
 import time
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -148,14 +149,14 @@ async def run(
                 stored = await repo.load_game(session, game_id)
                 if stored is None:
                     continue
-                holders = await session.run_sync(lambda s, g=game_id: _holders(s, g))
+                holders = await session.run_sync(partial(_holders, game_id=game_id))
                 if not holders:
                     continue
                 record = stored.record()
                 cached: dict[int, Any] = {}
                 for number in range(len(stored.deals)):
                     found = await session.run_sync(
-                        lambda s, g=game_id, d=number: load_analysis(s, g, d)
+                        partial(load_analysis, game_id=game_id, deal=number)
                     )
                     if found is not None and found[0] == ANALYSIS_VERSION:
                         cached[number] = found[1]

@@ -269,8 +269,8 @@ async def login(request: Request) -> Response:
     await writer_of(request).submit(store.create_session(_hash(cookie), csrf, address, expires))
     row = store.SessionRow(_hash(cookie), csrf, address, expires)
     await _audit(request, row, "login")
-    response = RedirectResponse("/admin", status_code=303)
-    response.set_cookie(
+    redirect = RedirectResponse("/admin", status_code=303)
+    redirect.set_cookie(
         COOKIE,
         cookie,
         max_age=SESSION_HOURS * 3600,
@@ -279,7 +279,7 @@ async def login(request: Request) -> Response:
         secure=_secure(request),
         samesite="strict",
     )
-    return response
+    return redirect
 
 
 @router.post("/logout")
@@ -393,7 +393,7 @@ def _room_rows(request: Request, query: str) -> list[dict[str, Any]]:
         if needle and needle not in " ".join([room.game_id, room.variant, *names]).lower():
             continue
         out.append(row)
-    out.sort(key=lambda r: r["id"])
+    out.sort(key=lambda r: str(r["id"]))  # the game ids
     return out
 
 

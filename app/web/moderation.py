@@ -261,8 +261,8 @@ def remove_spectator(app: Any, game_id: str, identity_id: int) -> bool:
 
 
 def is_removed(app: Any, game_id: str, identity_id: int) -> bool:
-    removed = getattr(app.state, "removed_spectators", None)
-    return bool(removed) and (game_id, identity_id) in removed
+    removed: set[tuple[str, int]] | None = getattr(app.state, "removed_spectators", None)
+    return removed is not None and (game_id, identity_id) in removed
 
 
 async def refusal(app: Any, game_id: str, identity_id: int, seats: tuple[int, ...]) -> str | None:
