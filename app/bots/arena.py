@@ -174,7 +174,7 @@ def play_one(
         t0 = time.perf_counter()
         level, ms = level_budget(levels[seat], budget_ms)
         fixed = bid_level is not None and state.phase == Phase.BIDDING
-        if fixed:
+        if fixed and bid_level is not None:  # fixed implies bid_level; said for the checker
             level, ms = level_budget(bid_level, budget_ms)  # the card play alone differs
         action = choose_action(view, level, rngs[seat], budget_ms=ms)
         dt = time.perf_counter() - t0

@@ -93,7 +93,7 @@ def features(view: dict[str, Any]) -> np.ndarray:
     """The model's input for ``view`` (uint8, ``N_FEATURES`` long): a function of the seat
     view alone."""
     x = np.zeros(N_FEATURES, dtype=np.uint8)
-    me = view["seat"]
+    me: int = view["seat"]
     order = suit_order(view)
 
     def rel(seat: int) -> int:
@@ -195,7 +195,8 @@ class Beliefs:
         for w, b in self.layers[:-1]:
             h = np.maximum(h @ w + b, 0.0)
         w, b = self.layers[-1]
-        return h @ w + b
+        out: np.ndarray = h @ w + b
+        return out
 
     def predict_canonical(self, x: np.ndarray) -> np.ndarray:
         """(..., 32, 3) probabilities for canonical cards, from features ``x``."""
@@ -205,7 +206,8 @@ class Beliefs:
             e = np.exp(z)
         else:  # one logistic output per (card, seat): renormalise over the seats
             e = 1.0 / (1.0 + np.exp(-z))
-        return e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-12)
+        probabilities: np.ndarray = e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-12)
+        return probabilities
 
     def predict(self, view: dict[str, Any]) -> np.ndarray:
         order = suit_order(view)
