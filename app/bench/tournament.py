@@ -168,10 +168,30 @@ def add_bench(bench: SubParsers) -> None:
     p.add_argument("--events", type=int, default=3, help="events per field (default 3)")
     p.add_argument("--seed", type=int, default=1, help="first event's seed (default 1)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help="run a live event with the real runtime instead (app/bench/tournament_live.py): "
+        "the deal gap between boards and the move times (default 64 pairs)",
+    )
+    p.add_argument("--clock", type=float, default=0.05, help="--live: stand-in clock (s)")
+    p.add_argument("--level", default="easy", help="--live: house level (default easy)")
+    p.add_argument("--workers", type=int, default=2, help="--live: bot workers (default 2)")
     p.set_defaults(func=cmd_bench_tournament)
 
 
 def cmd_bench_tournament(args: argparse.Namespace) -> int:
+    if args.live:
+        from app.bench.tournament_live import print_live, run_live_bench
+
+        live = run_live_bench(
+            (args.pairs or [64])[0], args.rounds, args.boards, args.clock, args.level, args.workers
+        )
+        if args.json:
+            print(json.dumps(live, indent=2))
+        else:
+            print_live(live)
+        return 0
     fields = args.pairs or [64, 256]
     if min(fields) < 1 or args.rounds < 1 or args.boards < 1 or args.events < 1:
         print("atout: --pairs, --rounds, --boards and --events are at least 1", file=sys.stderr)

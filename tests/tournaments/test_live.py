@@ -330,3 +330,91 @@ async def test_a_board_is_hidden_from_everyone_until_its_round_is_over(
     assert await error_of(live.traveller(event_id, 1, ids[0])) == "hidden"
     # board 2 is not dealt at any table yet
     assert not any(b == 2 and t > 0 for (b, t) in data.tables)
+
+
+async def test_a_live_table_shows_no_hand_and_no_other_table_before_its_round_ends(
+    migrated_database_url: str,
+) -> None:
+    """The leak check of the rooms (tests/rooms/leakcheck.py) on a live table's messages, and
+    nothing of another table or of the next board for a player who has finished board 1
+    while another table still plays it (an absent player's 15 s clock holds it up)."""
+    from app.persistence import repository as repo
+    from app.rooms.errors import CommandError
+    from tests.rooms.leakcheck import Truth, check_messages
+    from tests.tournaments.test_leaks import cards_named
+
+    engine = create_engine_from_url(migrated_database_url)
+    writer = CommitQueue(engine)
+    await writer.start()
+    rooms = RoomManager(settings(test_seed=11), create_sessionmaker(engine), writer, None)
+    await rooms.start()
+    service = Tournaments(rooms.settings, rooms.sessionmaker, writer, rooms)
+    rooms.services.board_reader = service.may_read
+    rooms.services.board_over = service.live.board_over
+    service.clock = Clock()
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        a, b, c = await identities(service, 3)
+        event_id = await service.live.create(spec(rounds=1, boards=2))
+        for who in (a, b, c):
+            await service.live.register(event_id, who, None, "house")
+        service.clock.now += timedelta(minutes=10)  # type: ignore[attr-defined]
+        await service.live.advance(event_id)
+        present = [Player(service, event_id, who, seed) for seed, who in enumerate((a, b))]
+        pages = {who: FakeListener(who) for who in (a, b)}
+        for page in pages.values():
+            service.live.attach(event_id, page)
+            await service.live.send_to(event_id, page)
+        tasks = [asyncio.create_task(p.run()) for p in present]
+        data = await service.live._read(event_id)
+        tables = {p["table"] for p in data.rounds[1].pairings}
+
+        async def one_done() -> bool:
+            data = await service.live._read(event_id)
+            done = {t for t in tables if (1, t) in data.finished}
+            return bool(done) and done != tables
+
+        await wait_for(one_done, 60)
+        data = await service.live._read(event_id)
+        done = next(t for t in tables if (1, t) in data.finished)
+        pairing = next(p for p in data.rounds[1].pairings if p["table"] == done)
+        player = next(
+            p for p in present if p.games and p.games[0] == data.tables[(1, done)].game_id
+        )
+        for _ in range(200):  # the player's loop has read its last messages
+            if player.messages:
+                break
+            await asyncio.sleep(0.01)
+        async with service.sessionmaker() as session:
+            stored = await repo.load_game(session, data.tables[(1, done)].game_id)
+        assert stored is not None and stored.record() is not None
+        room = await service.rooms.get(data.tables[(1, done)].game_id)
+        assert room is not None
+        seats = room.seats_of(player.identity_id)
+        assert pairing["ns"] != pairing["ew"]
+        assert check_messages(Truth.from_record(stored.record()), player.messages, seats) > 0
+        # nothing of the other table, of board 2, or any card, reaches this player
+        assert not any(b == 2 and t > 0 for (b, t) in data.tables)
+        view = await service.live.event(event_id, player.identity_id)
+        assert cards_named(view) == set()
+        assert cards_named(pages[player.identity_id].messages) == set()
+        others = [row.game_id for (b, t), row in data.tables.items() if t != done]
+        assert others  # the other table and the datum
+        text = json.dumps(view)
+        for game_id in others:
+            assert game_id not in text
+            assert not await service.may_read(game_id, player.identity_id)
+            other = await service.rooms.get(game_id)
+            assert other is not None
+            with pytest.raises(CommandError):
+                await other.record_for(player.identity_id)
+            assert (await service.rooms.join(game_id, player.identity_id, None)).role == "full"
+        assert await error_of(service.traveller(event_id, 1, player.identity_id)) == "hidden"
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await service.stop()
+        await rooms.stop()
+        await writer.close()
+        await engine.dispose()

@@ -1,0 +1,175 @@
+"""``atout bench tournament --live``: a live duplicate Swiss event run by the real runtime
+(app/tournaments/live.py) in this process, on a temporary SQLite database.
+
+N pairs register alone (the house player partners each), and nobody comes to the tables:
+every registered player's seat is played by the stand-in when its clock (``--clock`` seconds,
+short) runs out, the house partners and house pairs by the bots (``--level``), in worker
+processes as on a server. The event runs R rounds of B boards in lockstep. Reported:
+
+* the time to pair each round (``swiss.pair_round`` as the runtime calls it, its datum table
+  aside);
+* the **deal gap**: from the moment the last table of a round finishes board k (its last
+  action committed) to board k+1 dealt at every table (its games written in one transaction
+  and their rooms loaded), for every board after a round's first;
+* the **move** time: each action's ``Room.execute`` (checked, applied, committed through the
+  group-commit writer, published), p50, p99 and the worst.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import statistics
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from app.persistence import repository as repo
+from app.persistence.db import create_engine_from_url, create_sessionmaker
+from app.persistence.migrate import upgrade_head
+from app.persistence.writer import CommitQueue
+from app.rooms import RoomManager
+from app.rooms.room import Room
+from app.settings import Settings
+from app.tournaments import swiss
+from app.tournaments.live import SwissSpec
+from app.tournaments.service import Tournaments
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _run(
+    pairs: int, rounds: int, boards: int, clock: float, level: str, workers: int, folder: Path
+) -> dict[str, Any]:
+    url = f"sqlite+aiosqlite:///{folder / 'bench.db'}"
+    await asyncio.to_thread(upgrade_head, url)
+    settings = Settings(
+        database_url=url,
+        bot_delay_ms=0,
+        clock_seconds=clock,
+        tournament_live_seconds=0.5,
+        test_seed=1,
+    )
+    engine = create_engine_from_url(url)
+    writer = CommitQueue(engine)
+    await writer.start()
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+    )
+    rooms = RoomManager(settings, create_sessionmaker(engine), writer, executor)
+    await rooms.start()
+    service = Tournaments(settings, rooms.sessionmaker, writer, rooms)
+    rooms.services.board_reader = service.may_read
+    rooms.services.board_over = service.live.board_over
+
+    moves: list[float] = []
+    execute = Room.execute
+
+    async def timed(self: Room, *args: Any, **kwargs: Any) -> None:
+        started = time.perf_counter()
+        try:
+            await execute(self, *args, **kwargs)
+        finally:
+            moves.append(time.perf_counter() - started)
+
+    pair_times: list[float] = []
+    pair_round = swiss.pair_round
+
+    def timed_pairing(*args: Any, **kwargs: Any) -> list[swiss.Pairing]:
+        started = time.perf_counter()
+        try:
+            return pair_round(*args, **kwargs)
+        finally:
+            pair_times.append(time.perf_counter() - started)
+
+    Room.execute = timed  # type: ignore[method-assign]
+    swiss.pair_round = timed_pairing  # type: ignore[assignment]
+    started = time.perf_counter()
+    try:
+        ids = [
+            await writer.submit(repo.insert_identity(repo.hash_token(f"bench-{n}")))
+            for n in range(pairs)
+        ]
+        spec = SwissSpec(
+            variant="classic",
+            options={},
+            rounds=rounds,
+            boards=boards,
+            clock=15,
+            starts_at=datetime.now(UTC),
+            level=level,
+        )
+        event_id = await service.live.create(spec)
+        for n, identity in enumerate(ids):
+            await service.live.register(event_id, identity, f"P{n + 1}", "house")
+        await service.start()
+        while True:
+            data = await service.live._read(event_id)
+            if data.event.status == "finished":
+                break
+            await asyncio.sleep(0.5)
+        gaps = list(service.live.deal_gaps)
+    finally:
+        Room.execute = execute  # type: ignore[method-assign]
+        swiss.pair_round = pair_round
+        await service.stop()
+        await rooms.stop()
+        await writer.close()
+        await engine.dispose()
+        executor.shutdown(cancel_futures=True)
+    return {
+        "pairs": pairs,
+        "rounds": rounds,
+        "boards": boards,
+        "tables": (pairs + 1) // 2,
+        "level": level,
+        "clock_s": clock,
+        "workers": workers,
+        "seconds": round(time.perf_counter() - started, 1),
+        "pair_ms": [round(t * 1000, 1) for t in pair_times],
+        "deal_gap_ms": {
+            "count": len(gaps),
+            "median": round(statistics.median(gaps) * 1000, 1) if gaps else None,
+            "max": round(max(gaps) * 1000, 1) if gaps else None,
+        },
+        "move_ms": {
+            "count": len(moves),
+            "p50": round(_percentile(moves, 0.50) * 1000, 1),
+            "p99": round(_percentile(moves, 0.99) * 1000, 1),
+            "max": round(max(moves) * 1000, 1) if moves else None,
+        },
+    }
+
+
+def run_live_bench(
+    pairs: int, rounds: int, boards: int, clock: float, level: str, workers: int
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="atout-bench-live-") as folder:
+        return asyncio.run(_run(pairs, rounds, boards, clock, level, workers, Path(folder)))
+
+
+def print_live(r: dict[str, Any]) -> None:
+    print(
+        f"live event: {r['pairs']} pairs at {r['tables']} tables, {r['rounds']} rounds of "
+        f"{r['boards']} boards, house level {r['level']}, stand-in clock {r['clock_s']} s, "
+        f"{r['workers']} bot workers: {r['seconds']} s"
+    )
+    print(f"time to pair each round: {', '.join(f'{t} ms' for t in r['pair_ms'])}")
+    gap = r["deal_gap_ms"]
+    print(
+        f"last table's end of board k to board k+1 dealt everywhere: median {gap['median']} ms, "
+        f"worst {gap['max']} ms ({gap['count']} boards)"
+    )
+    move = r["move_ms"]
+    print(
+        f"move (Room.execute: applied, committed, published): p50 {move['p50']} ms, "
+        f"p99 {move['p99']} ms, worst {move['max']} ms ({move['count']} moves)"
+    )
