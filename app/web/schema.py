@@ -9,7 +9,8 @@ Two documents, one per direction, both checked into ``docs/schema/`` and served 
 
 Regenerate the files after changing a message: ``atout schema --write`` (or
 ``python -m app.web.schema --write``); ``atout schema --check`` tells whether they are current
-(tests/web/test_schema.py fails when they are not).
+(tests/web/test_schema.py fails when they are not). The client's JSDoc typedefs are generated
+from ``server-to-client.json`` as well: ``python -m app.web.typedefs --write``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@
 import { denomText, rankLabel, suitIcon } from "./cards.js";
 import { escapeHTML } from "./common.js";
 import { t, tn } from "./i18n.js";
+import { pageTraits } from "./table-dom.js";
 
 // The form's order of the options (app/web/pages.py OPTION_ORDER), and when one means nothing.
 const OPTION_ORDER = [
@@ -39,11 +40,7 @@ const SCALES = {
 };
 
 /** The view's traits, or before the first view the variant's (templates/table_help.html). */
-function traitsOf(v) {
-  if (v.traits) return v.traits;
-  const all = JSON.parse(document.getElementById("variant-traits").textContent);
-  return all[v.variant];
-}
+const traitsOf = (v) => v.traits || pageTraits(v.variant);
 
 function shownOptions(v) {
   const options = v.options || {};

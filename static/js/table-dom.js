@@ -19,6 +19,14 @@ export function button(label, onClick, { cls = "btn", html = false, disabled = f
   return b;
 }
 
+/** A variant's traits before the first view has come (the view carries the game's own): its
+ * default players and options, as templates/table_help.html gives them.
+ * @param {string} variant
+ * @returns {import("./protocol-types.js").TraitsModel} */
+export function pageTraits(variant) {
+  return JSON.parse(document.getElementById("variant-traits").textContent)[variant];
+}
+
 export function openDialog(id) {
   const dlg = $(id);
   if (!dlg.open) dlg.showModal();

@@ -4,7 +4,7 @@
 import { api, canShare, copyText, escapeHTML, shareLink, toast } from "./common.js";
 import { t, tn } from "./i18n.js";
 import { seatControls } from "./seating.js";
-import { $, app, button } from "./table-dom.js";
+import { $, app, button, pageTraits } from "./table-dom.js";
 import { seatName } from "./table-names.js";
 import { connection } from "./table-send.js";
 import { S, isOver, view } from "./table-state.js";
@@ -21,6 +21,7 @@ export function renderWaiting() {
   app.dataset.state = "ready";
   app.dataset.waiting = "yes";
   app.dataset.variant = room.variant;
+  app.dataset.piles = pageTraits(room.variant).hand_in_piles ? "yes" : "no";
   box.hidden = false;
   // the seats around the table as they will play (this browser's seat at the bottom), each
   // with its team at a four-player table; who partners whom and the table's settings under it

@@ -141,6 +141,7 @@ function render(events) {
   app.dataset.state = "ready";
   app.dataset.phase = v.phase;
   app.dataset.variant = v.variant;
+  app.dataset.piles = v.traits.hand_in_piles ? "yes" : "no"; // the layout of static/css/app.css
   app.dataset.players = String(v.players);
   app.classList.toggle("spectating", S.role === "spectator");
   const turnSeat = actorSeat();

@@ -14,7 +14,8 @@ import pytest
 
 from app.engine import VARIANTS
 
-JS = Path(__file__).resolve().parents[2] / "static" / "js"
+STATIC = Path(__file__).resolve().parents[2] / "static"
+JS = STATIC / "js"
 # a variant's id as a string literal: "duel", 'bela', `classic` (the views carry ids, never
 # aliases; "belote" is also a word of the game)
 NAMES = "|".join(map(re.escape, sorted(VARIANTS)))
@@ -53,6 +54,14 @@ def test_no_module_compares_a_variant_name(path: Path) -> None:
         if LITERAL.search(line) or COMPARED.search(line)
     ]
     assert not found, "ask the view's traits instead of the variant's name:\n" + "\n".join(found)
+
+
+def test_no_stylesheet_selects_a_variant_by_name() -> None:
+    """The layout follows the traits too: ``data-piles`` (table.js), not ``data-variant``."""
+    for path in sorted(STATIC.glob("css/*.css")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\[data-variant\s*[~|^$*]?=", text), path.name
+    assert '[data-piles="yes"]' in (STATIC / "css" / "app.css").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
