@@ -6,6 +6,9 @@ seat's features (``app.bots.beliefs.features``, from its seat view alone) and, f
 which other seat holds it (255 where no other seat does).  Written as a ``.npz`` with a sidecar
 ``.json`` saying how it was made and how long it took.
 
+``importance``: which inputs matter, by the rise of the held-out log-loss when one group of
+inputs is shuffled across decisions.
+
 ``fit``: a multilayer perceptron (scikit-learn's ``MLPClassifier``, one logistic output per
 card and other seat) on one or more data files, written as plain arrays to
 ``app/bots/beliefs.npz``, with ``beliefs.json`` giving the command, the data, the date and
@@ -339,6 +342,32 @@ def sample_views(
     return out
 
 
+def cmd_importance(args: argparse.Namespace) -> int:
+    """Which inputs matter: the rise of the held-out log-loss (the same 10% as ``fit`` with
+    the same ``--seed``) when one group of inputs is taken from another decision at random."""
+    xs, ys = [], []
+    for f in args.data:
+        with np.load(f) as d:
+            xs.append(d["x"])
+            ys.append(d["y"])
+    x = np.concatenate(xs)
+    y = np.concatenate(ys)
+    perm = np.random.default_rng(args.seed).permutation(len(x))
+    val = perm[: max(1, int(len(x) * args.holdout))]
+    xv, yv = x[val], y[val]
+    model = beliefs.Beliefs(Path(args.model))
+    base = log_loss(model.predict_canonical(xv), yv)
+    shuffle = np.random.default_rng(7).permutation(len(xv))
+    out: dict[str, float] = {"held_out_log_loss": round(base, 4)}
+    for name, width in beliefs.LAYOUT:
+        o = beliefs.OFFSET[name]
+        xp = xv.copy()
+        xp[:, o : o + width] = xv[shuffle][:, o : o + width]
+        out[name] = round(log_loss(model.predict_canonical(xp), yv) - base, 4)
+    print(json.dumps(out, indent=1))
+    return 0
+
+
 def add_bench(bench: SubParsers) -> None:
     p = bench.add_parser("train", help="the model of the hidden cards: data and fitting")
     sub = p.add_subparsers(dest="train_command", required=True)
@@ -367,3 +396,9 @@ def add_bench(bench: SubParsers) -> None:
     f.add_argument("--worlds", type=int, default=200, help="worlds per scored decision")
     f.add_argument("--verbose", action="store_true")
     f.set_defaults(func=cmd_fit)
+    i = sub.add_parser("importance", help="which inputs matter (permutation importance)")
+    i.add_argument("data", nargs="+", help="the .npz files the model was fitted on")
+    i.add_argument("--model", default=str(beliefs.WEIGHTS))
+    i.add_argument("--holdout", type=float, default=0.1)
+    i.add_argument("--seed", type=int, default=1)
+    i.set_defaults(func=cmd_importance)

@@ -4,10 +4,12 @@ from the view alone."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,3 +146,26 @@ def test_inference_imports_no_training_library() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_training_data_has_every_card_once(tmp_path: Path) -> None:
+    """``atout bench train data``: at each kept decision every card is in the seat's hand,
+    played, or held by exactly one other seat (the target); and the importance command reads
+    such files with the committed model (numpy only: the fitting's library is not needed)."""
+    from app.bench import train
+
+    x, y, _ = train.generate("classic", 6, 3, "medium", 4, 1)
+    assert len(x) == len(y) > 0
+    o = beliefs.OFFSET
+    for xi, yi in zip(x, y, strict=True):
+        hand = xi[o["hand"] : o["hand"] + 32].astype(bool)
+        played = xi[o["played_by"] : o["played_by"] + 128].reshape(4, 32).any(axis=0)
+        hidden = yi != train.NONE
+        assert not (hand & played).any() and not (hand & hidden).any()
+        assert not (played & hidden).any()
+        assert (hand | played | hidden).all()
+    np.savez_compressed(tmp_path / "d.npz", x=x, y=y)
+    args = argparse.Namespace(
+        data=[str(tmp_path / "d.npz")], model=str(beliefs.WEIGHTS), holdout=0.5, seed=1
+    )
+    assert train.cmd_importance(args) == 0
