@@ -1,10 +1,12 @@
 """``atout bench tournament --live``: a live duplicate Swiss event run by the real runtime
 (app/tournaments/live.py) in this process, on a temporary SQLite database.
 
-N pairs register alone (the house player partners each), and nobody comes to the tables:
-every registered player's seat is played by the stand-in when its clock (``--clock`` seconds,
-short) runs out, the house partners and house pairs by the bots (``--level``), in worker
-processes as on a server. The event runs R rounds of B boards in lockstep. Reported:
+N pairs register alone (the house player partners each). Seven registered players in eight
+play at once (a seeded random legal move as soon as it is their turn, through the rooms'
+command path, as a socket's action would); the eighth never comes: the stand-in plays his
+seat when its clock (``--clock`` seconds, short) runs out, and his pair is withdrawn after
+round 1. The house partners and house pairs are bots (``--level``), in worker processes as
+on a server. The event runs R rounds of B boards in lockstep. Reported:
 
 * the time to pair each round (``swiss.pair_round`` as the runtime calls it, its datum table
   aside);
@@ -18,15 +20,18 @@ processes as on a server. The event runs R rounds of B boards in lockstep. Repor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import random
 import statistics
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from app.engine import current_player, legal_actions
 from app.persistence import repository as repo
 from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.migrate import upgrade_head
@@ -37,6 +42,27 @@ from app.settings import Settings
 from app.tournaments import swiss
 from app.tournaments.live import SwissSpec
 from app.tournaments.service import Tournaments
+
+
+async def _players(rooms: RoomManager, present: set[int], seed: int) -> None:
+    """The registered players who came: each plays a random legal move on its turn."""
+    rng = random.Random(seed)
+    while True:
+        for room in list(rooms.rooms.values()):
+            state = room.state
+            if room.closed or state is None or room.lock.locked() or state.claimer >= 0:
+                continue
+            seat = current_player(state)
+            if seat is None or room.seats[seat].identity_id not in present:
+                continue
+            version = room.version
+            action = rng.choice(legal_actions(state))
+            async with room.lock:
+                if room.closed or room.version != version:
+                    continue
+                with contextlib.suppress(Exception):
+                    await room.execute(seat, action, version, None, None)
+        await asyncio.sleep(0.005)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -104,12 +130,14 @@ async def _run(
             rounds=rounds,
             boards=boards,
             clock=15,
-            starts_at=datetime.now(UTC),
+            starts_at=datetime.now(UTC) + timedelta(seconds=2 + pairs / 20),
             level=level,
         )
         event_id = await service.live.create(spec)
         for n, identity in enumerate(ids):
             await service.live.register(event_id, identity, f"P{n + 1}", "house")
+        present = {identity for n, identity in enumerate(ids) if n % 8 != 7}
+        players = asyncio.create_task(_players(rooms, present, 1))
         await service.start()
         while True:
             data = await service.live._read(event_id)
@@ -117,6 +145,8 @@ async def _run(
                 break
             await asyncio.sleep(0.5)
         gaps = list(service.live.deal_gaps)
+        players.cancel()
+        withdrawn = sum(p.withdrawn_round is not None for p in data.pairs.values())
     finally:
         Room.execute = execute  # type: ignore[method-assign]
         swiss.pair_round = pair_round
@@ -134,6 +164,8 @@ async def _run(
         "clock_s": clock,
         "workers": workers,
         "seconds": round(time.perf_counter() - started, 1),
+        "absent_pairs": pairs - len(present),
+        "withdrawn": withdrawn,
         "pair_ms": [round(t * 1000, 1) for t in pair_times],
         "deal_gap_ms": {
             "count": len(gaps),
@@ -162,6 +194,7 @@ def print_live(r: dict[str, Any]) -> None:
         f"{r['boards']} boards, house level {r['level']}, stand-in clock {r['clock_s']} s, "
         f"{r['workers']} bot workers: {r['seconds']} s"
     )
+    print(f"pairs absent (the stand-in plays): {r['absent_pairs']}, withdrawn: {r['withdrawn']}")
     print(f"time to pair each round: {', '.join(f'{t} ms' for t in r['pair_ms'])}")
     gap = r["deal_gap_ms"]
     print(

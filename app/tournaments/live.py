@@ -305,7 +305,7 @@ class LiveSwiss:
         if not identity_id:
             raise _error("not_allowed", "open the page in a browser to join")
         event = await self._swiss(event_id)
-        if event.status != "open" or event.cancelled:
+        if event.status not in ("open", "running") or event.cancelled:
             raise _error("link_used", "this partner link can no longer be used")
         try:
             number: int = await self.writer.submit(_join(event_id, code, identity_id, name))
@@ -477,13 +477,18 @@ class LiveSwiss:
         rows = [{"table": p.table, "ns": p.ns, "ew": p.ew} for p in pairings]
         first = round_boards(event, r)[0]
         games = await self._games(data, rows, r, first)
+        field = {n: len(m) for n, m in data.members.items() if m}
         work = then(
-            _open_round(event.id, r, rows),
+            _open_round(event.id, r, rows, field),
             _insert_games(event.id, first, games, datum),
         )
         try:
             opened = await self.writer.submit(work)
-        except (IntegrityError, _Raced):  # another process paired it
+        except (IntegrityError, _Raced) as exc:  # taken meanwhile: read again, try again
+            log.info(
+                "live swiss round pairing raced",
+                extra={"event": "tournament_round", "tournament": event.id, "error": str(exc)},
+            )
             return True
         if opened:
             log.info(
@@ -830,6 +835,7 @@ class LiveSwiss:
                 "pairs": len(pairs_json),
             },
             "now": _iso_now(self.clock()),
+            "organiser": bool(viewer) and viewer == event.created_by,
             "pairs": pairs_json,
             "you": you,
             "round": round_json,
@@ -1232,6 +1238,9 @@ def _join(event_id: str, code: str, identity_id: int, name: str | None) -> repo.
         )
         if number is None:
             raise _error("link_used", "this partner link is not valid or was already used")
+        event = session.get(Tournament, event_id)
+        if event is None or event.status not in ("open", "running"):
+            raise _error("link_used", "this partner link can no longer be used")
         mine = session.get(TournamentEntry, (event_id, identity_id))
         if mine is not None:
             raise _error("already_registered", "you are already registered")
@@ -1317,11 +1326,36 @@ def _finish(event_id: str, r: int) -> repo.Work:
     return work
 
 
-def _open_round(event_id: str, r: int, pairings: list[dict[str, Any]]) -> repo.Work:
+def _open_round(
+    event_id: str, r: int, pairings: list[dict[str, Any]], field: dict[int, int]
+) -> repo.Work:
+    """Round ``r``'s row, if the event is still where it was read and its pairs (``field``:
+    pair -> players) have not changed since (a registration or a join in between: the step
+    is taken again). A pair whose partner has not joined plays with the house partner, and
+    its link is spent."""
+
     def work(session: Session) -> bool:
         event = _locked_event(session, event_id)
         if event is None or event.round != r - 1 or event.status != "running":
             raise _Raced(f"round {r} already paired")
+        now = dict(
+            session.execute(
+                select(TournamentEntry.pair, func.count())
+                .where(TournamentEntry.tournament_id == event_id, TournamentEntry.pair.is_not(None))
+                .group_by(TournamentEntry.pair)
+            ).all()
+        )
+        if now != field:
+            raise _Raced("the pairs changed while the round was paired")
+        session.execute(
+            update(TournamentPair)
+            .where(
+                TournamentPair.tournament_id == event_id,
+                TournamentPair.code.is_not(None),
+                TournamentPair.joined_round <= r,
+            )
+            .values(code=None, house_partner=True)
+        )
         session.add(
             TournamentRound(tournament_id=event_id, round=r, pairings=pairings, started_at=utcnow())
         )

@@ -319,6 +319,7 @@ class SwissView(_Model):
 
     event: SwissEvent
     now: StrictStr | None = None
+    organiser: StrictBool = Field(description="the browser created the event")
     pairs: list[SwissPair]
     you: SwissYou | None
     round: SwissRound | None

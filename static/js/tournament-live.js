@@ -104,6 +104,7 @@ function renderYou() {
     } else if (e.phase === "open" || e.phase === "running") {
       box.append(el("p", "muted", t("swiss.registration_closed")));
     }
+    renderOrganiser(box);
     return;
   }
   box.append(el("p", "", t("swiss.registered", { n: you.pair })));
@@ -140,6 +141,7 @@ function renderYou() {
   } else if (you.url && you.board_over && data.round && !data.round.finished) {
     box.append(el("p", "muted", t("swiss.wait_tables")));
   }
+  renderOrganiser(box);
   if (e.phase === "open") {
     const leave = actionButton(
       t("swiss.leave"),
@@ -152,6 +154,23 @@ function renderYou() {
     leave.id = "btn-leave";
     box.append(el("p"), leave);
   }
+}
+
+/** The event's creator opens or closes the registration. @param {HTMLElement} box */
+function renderOrganiser(box) {
+  const e = data.event;
+  if (!data.organiser || (e.phase !== "open" && e.phase !== "running")) return;
+  const open = !!e.registration;
+  const button = actionButton(
+    t(open ? "swiss.close_registration" : "swiss.open_registration"),
+    async () => {
+      await api(`${base}/registration`, { method: "POST", body: { open: !open } });
+      await refresh();
+    },
+    "btn small-btn",
+  );
+  button.id = "btn-registration";
+  box.append(el("p"), button);
 }
 
 function renderRound() {

@@ -418,3 +418,40 @@ async def test_a_live_table_shows_no_hand_and_no_other_table_before_its_round_en
         await rooms.stop()
         await writer.close()
         await engine.dispose()
+
+
+async def test_a_pair_that_registers_during_round_1_plays_from_round_2_with_a_bye(
+    live: Tournaments,
+) -> None:
+    ids = await identities(live, 4)
+    event_id = await live.live.create(spec(rounds=2, boards=1))
+    for i in range(3):
+        await live.live.register(event_id, ids[i], f"P{i}", "house")
+    live.clock.now += timedelta(minutes=10)  # type: ignore[attr-defined]
+    await live.live.advance(event_id)
+    assert (await live.live._read(event_id)).event.round == 1
+    late = await live.live.register(event_id, ids[3], "Late", "link")
+    view = await live.live.event(event_id, ids[3])
+    assert view["pairs"][-1]["joined_round"] == 2 and view["you"]["table"] is None
+    await live.start()
+    players = [Player(live, event_id, i, seed) for seed, i in enumerate(ids)]
+    tasks = [asyncio.create_task(p.run()) for p in players]
+
+    async def finished() -> bool:
+        return (await live.live.event(event_id, 0))["event"]["phase"] == "finished"
+
+    try:
+        await wait_for(finished)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    data = await live.live._read(event_id)
+    pair = late["pair"]
+    assert all(pair not in (p["ns"], p["ew"]) for p in data.rounds[1].pairings)
+    assert any(pair in (p["ns"], p["ew"]) for p in data.rounds[2].pairings)
+    # its partner never came: the house player partnered it, its link spent at round 2
+    assert data.pairs[pair].house_partner and data.pairs[pair].code is None
+    rows = {r["pair"]: r for r in (await live.live.event(event_id, 0))["standings"]}
+    assert rows[pair]["byes"] == 1 and rows[pair]["rounds"] == 1
+    assert all(rows[p]["byes"] == 0 for p in rows if p != pair)
