@@ -15,16 +15,19 @@ part named for it, as lila's round actor does:
 * ``live`` (live.py): the decision clock, who is away, the stand-in's seats.
 * ``chat`` (chat.py): the table chat, beside the game and never in its record.
 
-Actions themselves (a player's or a bot's) are the room's own job: ``execute``.
+Actions themselves (a player's or a bot's) are the room's own job: ``execute``. Every command
+takes the lock the same way (``_open``; ``_command`` also answers a refusal to the connection
+that sent it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -498,53 +501,41 @@ class Room:
 
     async def join(self, identity_id: int, name: str | None) -> JoinResult:
         """Reclaim this browser's seats, or take the next free human seat, or watch."""
-        async with self.lock:
-            self._check_open()
+        async with self._open():
             return await self.seating.join(identity_id, name)
 
     async def sit(self, identity_id: int, seat: int | None, name: str | None) -> dict[str, Any]:
         """ "Sit here" at a public table (public.py)."""
-        async with self.lock:
-            self._check_open()
+        async with self._open():
             return await self.public_table.sit(identity_id, seat, name)
 
     async def set_public(self, identity_id: int, public: bool, rated: bool | None) -> None:
         """The host lists the waiting table in the lobby, or takes it off (public.py)."""
-        async with self.lock:
-            self._check_open()
+        async with self._open():
             await self.public_table.set_public(identity_id, public, rated)
 
     async def swap_seats(self, identity_id: int, pairs: list[tuple[int, int]]) -> out.RoomInfo:
         """The host moves occupants between seats (teams), only before the first deal."""
-        async with self.lock:
-            self._check_open()
+        async with self._open():
             return await self.seating.swap(identity_id, pairs)
 
     async def set_seat(
         self, listener: Listener, seat: int, kind: str, level: str | None, msg_id: str | None
     ) -> None:
         """The host fills a free seat with a computer player, or frees it (seating.py)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.seating.set_seat(
-                    listener.identity_id, seat, kind, level, self._acker(listener, msg_id)
-                )
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.seating.set_seat(
+                listener.identity_id, seat, kind, level, self._acker(listener, msg_id)
+            )
 
     async def take_seat(
         self, listener: Listener, seat: int, name: str | None, msg_id: str | None
     ) -> None:
         """A player moves to a free seat in the waiting room (seating.py)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.seating.take_seat(
-                    listener.identity_id, seat, name, self._acker(listener, msg_id)
-                )
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.seating.take_seat(
+                listener.identity_id, seat, name, self._acker(listener, msg_id)
+            )
 
     def _acker(self, listener: Listener, msg_id: str | None) -> Callable[[], None] | None:
         """The ack of a command, to send once it is stored (None without an id)."""
@@ -559,40 +550,27 @@ class Room:
     async def leave(self, identity_id: int) -> out.RoomInfo:
         """A player leaves a friends game in progress: the stand-in plays his seats to the end
         of the match (seating.py)."""
-        async with self.lock:
-            self._check_open()
+        async with self._open():
             return await self.seating.leave(identity_id)
 
     async def leave_table(self, listener: Listener, msg_id: str | None) -> None:
         """``leave`` over the socket (``leave`` above)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                if not listener.seats:
-                    raise CommandError("not_allowed", "spectators hold no seat")
-                await self.seating.leave(listener.identity_id)
-                if msg_id is not None:
-                    self.send(listener, out.ack(msg_id, self.version))
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            if not listener.seats:
+                raise CommandError("not_allowed", "spectators hold no seat")
+            await self.seating.leave(listener.identity_id)
+            if msg_id is not None:
+                self.send(listener, out.ack(msg_id, self.version))
 
     async def stand_in(self, listener: Listener, seat: int, msg_id: str | None) -> None:
         """``stand_in``: agree to let the stand-in play an away seat (live.py)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.live.vote(listener, seat, msg_id)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.live.vote(listener, seat, msg_id)
 
     async def back(self, listener: Listener, msg_id: str | None) -> None:
         """``back``: the player takes his seats back from the stand-in (live.py)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.live.back(listener, msg_id)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.live.back(listener, msg_id)
 
     def connection_settings(self, listener: Listener, msg_id: str | None) -> None:
         """``settings``: the connection's own settings changed (``auto_play``)."""
@@ -605,6 +583,31 @@ class Room:
     def _check_open(self) -> None:
         if self.closed:
             raise RoomClosed(self.game_id)
+
+    @contextlib.asynccontextmanager
+    async def _open(self) -> AsyncIterator[None]:
+        """One command at a time, on an open room: the lock, then ``RoomClosed`` if the room
+        left memory while the command waited. A refusal (``CommandError``) goes to the caller."""
+        async with self.lock:
+            self._check_open()
+            yield
+
+    @contextlib.asynccontextmanager
+    async def _command(
+        self, listener: Listener, msg_id: str | None, *, action: bool = False
+    ) -> AsyncIterator[None]:
+        """``_open`` for a command sent over a socket: a refusal is answered to ``listener``
+        with an ``error`` for ``msg_id`` and goes no further. ``action``: a game action's
+        refusal also carries the rule as data (``reason``), and a stale one is followed by a
+        fresh state."""
+        async with self._open():
+            try:
+                yield
+            except CommandError as exc:
+                reason = exc.reason if action else None
+                self.send(listener, out.error(exc.code, exc.message, msg_id, reason))
+                if action and exc.code == "stale_version":
+                    self.publisher.send_state(listener)
 
     def _seat_for(self, listener: Listener, seat: int | None) -> int:
         if not listener.seats:
@@ -630,19 +633,13 @@ class Room:
         seat: int | None = None,
     ) -> None:
         """A player's action (docs/protocol.md ``action``); answers go to ``listener``."""
-        async with self.lock:
-            self._check_open()
-            try:
-                actor = self._seat_for(listener, seat)
-                known = self.client_ids.get(f"{actor}:{msg_id}")
-                if known is not None:  # the same id again: applied once, acknowledged again
-                    self.send(listener, out.ack(msg_id, known))
-                    return
-                await self.execute(actor, action, version, msg_id, listener)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id, exc.reason))
-                if exc.code == "stale_version":
-                    self.publisher.send_state(listener)
+        async with self._command(listener, msg_id, action=True):
+            actor = self._seat_for(listener, seat)
+            known = self.client_ids.get(f"{actor}:{msg_id}")
+            if known is not None:  # the same id again: applied once, acknowledged again
+                self.send(listener, out.ack(msg_id, known))
+                return
+            await self.execute(actor, action, version, msg_id, listener)
 
     async def claim(
         self, listener: Listener, msg_id: str, version: int, seat: int | None = None
@@ -651,19 +648,13 @@ class Room:
         (RULES.md §15). A claim its seat's view cannot prove is refused (``claim_not_certain``):
         nothing changes and nothing is shown. A valid one shows the claimer's cards to the table
         (the ``claimed`` event) with its first card, and the bot driver plays the rest out."""
-        async with self.lock:
-            self._check_open()
-            try:
-                actor = self._seat_for(listener, seat)
-                known = self.client_ids.get(f"{actor}:{msg_id}")
-                if known is not None:  # the same id again: applied once, acknowledged again
-                    self.send(listener, out.ack(msg_id, known))
-                    return
-                await self.execute_claim(actor, version, msg_id, listener)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id, exc.reason))
-                if exc.code == "stale_version":
-                    self.publisher.send_state(listener)
+        async with self._command(listener, msg_id, action=True):
+            actor = self._seat_for(listener, seat)
+            known = self.client_ids.get(f"{actor}:{msg_id}")
+            if known is not None:  # the same id again: applied once, acknowledged again
+                self.send(listener, out.ack(msg_id, known))
+                return
+            await self.execute_claim(actor, version, msg_id, listener)
 
     async def execute_claim(
         self, seat: int, version: int, client_id: str | None, sender: Listener | None
@@ -834,54 +825,36 @@ class Room:
         self.bots.schedule()
 
     async def consent(self, listener: Listener, kind: str, msg_id: str | None) -> None:
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.consents.agree(listener, kind, msg_id)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.consents.agree(listener, kind, msg_id)
 
     async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
         """A table-chat line (chat.py); never part of the game or its version."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.chat.say(listener, kind, text, msg_id)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.chat.say(listener, kind, text, msg_id)
 
     async def set_chat(
         self, listener: Listener, chat: bool, spectator_chat: bool, msg_id: str | None
     ) -> None:
         """The host's chat switches (chat.py)."""
-        async with self.lock:
-            self._check_open()
-            try:
-                await self.chat.configure(listener, chat, spectator_chat, msg_id)
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            await self.chat.configure(listener, chat, spectator_chat, msg_id)
 
     async def set_level(self, listener: Listener, level: str, msg_id: str | None) -> None:
-        async with self.lock:
-            self._check_open()
-            try:
-                if not listener.seats:
-                    raise CommandError("spectator", "spectators cannot change the level")
-                if self.mode != Mode.COMPUTER or self.settings.get("board"):
-                    raise CommandError(
-                        "not_allowed", "the level is set in games against the computer"
-                    )
-                if level not in LEVELS:
-                    raise CommandError("bad_message", f"level must be one of {', '.join(LEVELS)}")
-                bots = [s for s in self.seats if s.kind == "bot"]
-                for s in bots:
-                    s.level = level
-                await self.store(repo.save_seats(self.game_id, [s.row() for s in bots]))
-                if msg_id is not None:
-                    self.send(listener, out.ack(msg_id, self.version))
-                self.broadcast_room()
-            except CommandError as exc:
-                self.send(listener, out.error(exc.code, exc.message, msg_id))
+        async with self._command(listener, msg_id):
+            if not listener.seats:
+                raise CommandError("spectator", "spectators cannot change the level")
+            if self.mode != Mode.COMPUTER or self.settings.get("board"):
+                raise CommandError("not_allowed", "the level is set in games against the computer")
+            if level not in LEVELS:
+                raise CommandError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+            bots = [s for s in self.seats if s.kind == "bot"]
+            for s in bots:
+                s.level = level
+            await self.store(repo.save_seats(self.game_id, [s.row() for s in bots]))
+            if msg_id is not None:
+                self.send(listener, out.ack(msg_id, self.version))
+            self.broadcast_room()
 
     async def hint(self, listener: Listener, msg_id: str) -> None:
         """Computer games: the hard bot's suggestion for the listener's seat to act."""
