@@ -202,3 +202,84 @@ async def test_a_live_swiss_survives_a_sigkill_in_the_middle_of_a_round(live_ser
             assert record["meta"]["board"] == board
     status, text = await a.get(f"/api/tournaments/{event_id}/results.csv")
     assert status == 200 and text.count("\n") == 1 + 4 * 3
+
+
+async def lease_owners(database_url: str, event_id: str) -> list[str]:
+    """The lease owners of the event's unfinished tables (their node ids)."""
+    import asyncpg
+
+    from app.persistence.notify import asyncpg_dsn
+
+    conn = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        rows = await conn.fetch(
+            "SELECT l.owner FROM room_leases l JOIN tournament_tables t ON t.game_id = l.game_id"
+            " JOIN games g ON g.id = t.game_id WHERE t.tournament_id = $1"
+            " AND g.status = 'playing' AND l.expires_at > now()",
+            event_id,
+        )
+    finally:
+        await conn.close()
+    return [r["owner"] for r in rows]
+
+
+async def test_a_live_swiss_fails_over_to_another_process(live_server, database_url, is_postgresql):
+    """Two server processes on one PostgreSQL database, both running the live events' loop
+    (each may load some of the round's tables): a process holding tables is killed (SIGKILL)
+    in the middle of round 1; the other takes their leases, plays on, and the event ends. The
+    players' browsers move to the other process (as a proxy would send them)."""
+    if not is_postgresql:
+        pytest.skip("several processes need PostgreSQL: set ATOUT_DATABASE_URL (make test-db)")
+    env = {**ENV, "ATOUT_LEASE_SECONDS": "1.5"}
+    first = live_server(env, database_url=database_url)
+    second = live_server(env, database_url=database_url, migrate=False)
+    organiser = await Browser.new(first)
+    starts = datetime.now(UTC) + timedelta(seconds=4)
+    status, created = await organiser.post(
+        "/api/tournaments/swiss",
+        {
+            "variant": "classic",
+            "rounds": 2,
+            "boards": 2,
+            "clock": 15,
+            "level": "easy",
+            "starts_at": starts.isoformat(),
+        },
+    )
+    assert status == 201, created
+    event_id = created["id"]
+    browsers = [await Browser.new(first) for _ in range(4)]
+    for b in browsers:
+        status, _ = await b.post(f"/api/tournaments/{event_id}/register", {"partner": "house"})
+        assert status == 200
+    humans = [Human(x, event_id, seed) for seed, x in enumerate(browsers)]
+    tasks = [asyncio.create_task(h.run()) for h in humans]
+    try:
+        await until(
+            organiser,
+            event_id,
+            lambda v: v["round"] is not None and v["round"]["board"] == 2,
+            120,
+        )
+        # the process that holds the round's tables is killed; every browser goes to the
+        # other one from now on
+        owners = await lease_owners(database_url, event_id)
+        assert owners, "the tables are held under leases"
+        # (each process may hold some of them: both run the loop that loads them)
+        dead = next(x for x in (first, second) if owners[0] == f"live-server-{x.port}")
+        alive = second if dead is first else first
+        for b in (organiser, *browsers):
+            b.server = alive
+        dead.kill()
+        final = await until(organiser, event_id, lambda v: v["event"]["phase"] == "finished", 240)
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    assert final["round"]["round"] == 2 and final["round"]["finished"]
+    assert {r["pair"] for r in final["standings"]} == {1, 2, 3, 4}
+    assert not any(r["withdrawn"] for r in final["standings"])
+    for board in range(1, 5):
+        status, trav = await organiser.get(f"/api/tournaments/{event_id}/boards/{board}")
+        assert status == 200 and len([t for t in trav["tables"] if not t["datum"]]) == 2
