@@ -15,9 +15,10 @@ part named for it, as lila's round actor does:
 * ``live`` (live.py): the decision clock, who is away, the stand-in's seats.
 * ``chat`` (chat.py): the table chat, beside the game and never in its record.
 
-Actions themselves (a player's or a bot's) are the room's own job: ``execute``. Every command
-takes the lock the same way (``_open``; ``_command`` also answers a refusal to the connection
-that sent it).
+Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
+(step.py: the action checked and what it writes decided, changing nothing), then commits it
+(store, apply, acknowledge, publish). Every command takes the lock the same way (``_open``;
+``_command`` also answers a refusal to the connection that sent it).
 """
 
 from __future__ import annotations
@@ -27,37 +28,31 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from app.bots import LEVELS
 from app.engine import (
     Action,
     Bid,
-    Declare,
-    Discard,
     Double,
     Event,
-    Exchange,
     IllegalAction,
-    InvalidAction,
     Pass,
     Phase,
     Play,
     Redouble,
     State,
     action_to_json,
-    apply,
     current_player,
     get_rules,
-    out_of_turn_actions,
     seat_view,
     start_deal,
     stored_options,
 )
 from app.engine.claims import claim as check_claim
-from app.engine.claims import claim_action, mark_claim
+from app.engine.claims import claim_action
 from app.engine.record import (
     FORMAT,
     RecordRuleError,
@@ -84,28 +79,20 @@ from app.rooms.model import (
     Status,
     deck_strings,
     table_settings,
-    then,
 )
 from app.rooms.public import Public
 from app.rooms.publisher import Publisher, Step
 from app.rooms.seating import Seating
+from app.rooms.step import StepPlan, StepTable, WireAction, plan_step
+from app.rooms.step import mark_events as _mark_events  # noqa: F401 (tests/rooms/test_live.py)
 
 log = logging.getLogger("atout.rooms")
 
 CLOSE_MOVED = 4001  # docs/protocol.md: the room moved to another process; reconnect
 CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
 WAITING, PLAYING, FINISHED = Status.WAITING, Status.PLAYING, Status.FINISHED
-_ENGINE_ACTIONS = (Pass, Bid, Double, Redouble, Declare, Exchange, Discard, Play)
 
 __all__ = ["MODES", "JoinResult", "Listener", "Room", "RoomServices", "Seat", "deck_strings"]
-
-
-class WireAction(Protocol):
-    """An action as a client sent it, already parsed (app/web/messages.py): the engine's
-    action is made from it once, when the room comes to apply it."""
-
-    def to_engine(self) -> Action:
-        """The engine's action; ``InvalidAction`` if it is malformed."""
 
 
 @dataclass
@@ -689,84 +676,46 @@ class Room:
         """The one command path of humans, bots and the stand-in; the caller holds
         ``self.lock``. ``by`` (RULES.md §12): who plays the action for a human seat, the
         seat's ``stand_in`` or the server (``auto``, forced play); None for the seat's own
-        player, whose action takes the seat back from the stand-in."""
-        state = self.state
-        if self.status == WAITING or state is None:
-            raise CommandError("not_allowed", "the game has not started: waiting for players")
-        if state.phase is Phase.MATCH_OVER:
-            raise CommandError("game_over", "the match is over")
-        if version != self.version:
-            raise CommandError(
-                "stale_version", f"you are at version {version}, the game is at {self.version}"
-            )
-        if self.is_paused():
-            raise CommandError("paused", "waiting for every player to be connected")
-        to_act = current_player(state)
-        if to_act is None:
-            raise CommandError("not_allowed", "the deal is over")
-        claimed: list[Event] = []
-        if state.claimer >= 0 and by != "claim":
-            raise CommandError("claimed", "the rest of the deal is being played out after a claim")
-        if by == "claim" and state.claimer < 0:
-            # a claim ``execute_claim`` found valid: made together with its first card
-            state, claimed = mark_claim(state, seat)
-        try:
-            if not isinstance(action, _ENGINE_ACTIONS):
-                action = action.to_engine()
-            # out of turn, only what the engine offers then (the bela-2p seven exchange)
-            if to_act != seat and action not in out_of_turn_actions(state, seat):
-                raise CommandError("not_your_turn", f"seat {to_act} is to act")
-            new_state, events = apply(state, action, seat)
-        except InvalidAction as exc:
-            raise CommandError("invalid_action", str(exc)) from None
-        except IllegalAction as exc:
-            # the rule as data too, when the engine gives one (``IllegalAction.reason``)
-            raise CommandError("illegal_action", str(exc), exc.reason) from None
+        player, whose action takes the seat back from the stand-in. The step is planned
+        (step.py: checked, and what it writes decided, changing nothing), then committed."""
+        plan = await plan_step(self.step_table(), seat, action, version, client_id, by)
+        await self.commit_step(plan, client_id, sender)
 
-        action_json = action_to_json(action)
-        if by is not None:
-            action_json["by"] = by
-            events = claimed + _mark_events(events, by, action, seat)
-        row = repo.ActionRow(self.seq, self.deals - 1, seat, action_json, client_id)
-        by_key = (len(state.logs), len(state.actions))
-        next_deal: tuple[State, list[Event]] | None = None
-        deals: list[repo.DealRow] = []
-        values: dict[str, Any] = {}
-        handed = self.public_table.hand_over(new_state)  # heirs take open seats now
-        if new_state.phase is Phase.DEAL_OVER:
-            values["scores"] = list(new_state.scores)
-            if self.settings.get("board"):  # a tournament board ends with its one deal
-                values["status"] = FINISHED.value
-            elif self.consents.deals_at_once(new_state):
-                next_deal = start_deal(new_state, self.rng)
-                deals.append(
-                    repo.DealRow(self.deals, next_deal[0].dealer, deck_strings(next_deal[0]))
-                )
-        elif new_state.phase is Phase.MATCH_OVER:
-            values["scores"] = list(new_state.scores)
-            values["status"] = FINISHED.value
-        # the decision clocks the step starts, stored with it (live.py)
-        after, version_after = (
-            (next_deal[0], self.version + 2) if next_deal else (new_state, self.version + 1)
-        )
-        deadlines = self.live.plan(after) if "status" not in values else {}
-        clock = self.live.stored(deadlines, version_after)
-        if clock is not None:
-            values["clock"] = clock
-        work: Any = repo.record_step(self.game_id, [row], deals, **values)
-        cleared = self.live.cleared_seats(seat, by)
-        if cleared:  # the player acts: the stand-in gives the seat back, in the same transaction
-            work = then(repo.save_seats(self.game_id, cleared), work)
-        if handed is not None:
-            work = then(handed[1], work)
-        # a match (or a duel game) ends: XP and ratings are written in the same transaction
+    def step_table(self) -> StepTable:
+        """What the plan of a step reads of the room (step.py)."""
         awards = self.services.awards
-        by_map = {**self.by, by_key: by} if by is not None else self.by
-        award = await awards.prepare(self, new_state, by=by_map) if awards is not None else None
-        if award is not None:
-            work = then(work, award)
+
+        async def award(state: State, by: Mapping[tuple[int, int], str]) -> Any:
+            assert awards is not None
+            return await awards.prepare(self, state, by=by)
+
+        return StepTable(
+            game_id=self.game_id,
+            state=self.state,
+            status=self.status,
+            version=self.version,
+            seq=self.seq,
+            deals=self.deals,
+            paused=self.is_paused(),
+            board=bool(self.settings.get("board")),
+            by=self.by,
+            deals_at_once=self.consents.deals_at_once,
+            deal=lambda state: start_deal(state, self.rng),
+            clock=self.live.plan,
+            stored_clock=self.live.stored,
+            cleared_seats=self.live.cleared_seats,
+            hand_over=self.public_table.hand_over,
+            award=award if awards is not None else None,
+        )
+
+    async def commit_step(
+        self, plan: StepPlan, client_id: str | None, sender: Listener | None
+    ) -> None:
+        """Store a planned step in one transaction; once committed, apply it, acknowledge it
+        to ``sender`` and publish it."""
+        seat, by = plan.seat, plan.by
         try:
-            done = await self.store(work)
+            done = await self.store(plan.work)
         except RoomMoved:
             raise
         except Exception:
@@ -777,34 +726,35 @@ class Room:
             raise CommandError("server_error", "the move could not be saved; try again") from None
 
         # Committed: now it is true. Acknowledge, then broadcast.
-        if award is not None and awards is not None:
+        awards = self.services.awards
+        if plan.award is not None and awards is not None:
             awards.committed(done)
         consent_before, status_before = self.consent_kind(), self.status
         self.seq += 1
         if by is not None:
-            self.by[by_key] = by
-        for row_seat in cleared:
+            self.by[plan.by_key] = by
+        for row_seat in plan.cleared:
             self.seats[row_seat.seat] = Seat.from_row(row_seat)
         if client_id is not None:
             self.remember_client_id(seat, client_id, self.version + 1)
         if sender is not None and client_id is not None:
             self.send(sender, out.ack(client_id, self.version + 1))
-        self.publish(new_state, events)
-        if handed is not None:  # after the deal's last card: the new holder sees no old hand
-            self.public_table.handed_over(handed[0])
-        if "status" in values:
+        self.publish(plan.state, plan.events)
+        if plan.handed is not None:  # after the deal's last card: the new holder sees no old hand
+            self.public_table.handed_over(plan.handed[0])
+        if plan.finished:
             self.status = FINISHED
             if self.settings.get("board") and self.services.board_over is not None:
                 self.services.board_over(self)
-        if next_deal is not None:
+        if plan.next_deal is not None:
             self.deals += 1
-            self.publish(*next_deal)
-        self.live.set(deadlines)
+            self.publish(*plan.next_deal)
+        self.live.set(plan.deadlines)
         if self.consent_kind() != consent_before or self.status != status_before:
             self.consents.clear()
             self.consents.opened()
             self.broadcast_room()
-        elif cleared or clock is not None or handed is not None:
+        elif plan.cleared or plan.clock is not None or plan.handed is not None:
             self.broadcast_room()  # the seats' stand-in, deadlines, holders
         self.bots.schedule()
 
@@ -913,18 +863,3 @@ def seeded(services: RoomServices, variant: str, deals: int = 0) -> random.Rando
     if seed is None:
         return random.SystemRandom()
     return random.Random(f"{seed}:{variant}:{deals}")
-
-
-def _mark_events(events: list[Event], by: str, action: Action, seat: int) -> list[Event]:
-    """The events of an action played for ``seat``, its own event marked with ``by``: the
-    ``card_played`` of a card, else the first (``bid``, ``declared``, ``exchanged``,
-    ``exchange_declined``, ``discarded``)."""
-    index = 0
-    if isinstance(action, Play):
-        index = next((i for i, e in enumerate(events) if e.type == "card_played"), 0)
-    if not events:
-        return events
-    marked = list(events)
-    e = marked[index]
-    marked[index] = Event(e.type, {**e.data, "by": by}, e.to)
-    return marked

@@ -673,7 +673,7 @@ async def test_seats_are_chosen_in_friends_games_only() -> None:
 
 async def test_an_illegal_action_error_carries_the_engines_reason(monkeypatch) -> None:
     from app.engine import IllegalAction
-    from app.rooms import room as room_module
+    from app.rooms import step  # the step's plan applies the action (step.py)
 
     def refuse(state: Any, action: Any, seat: int) -> Any:
         exc = IllegalAction("play: you must follow ♥")
@@ -683,7 +683,7 @@ async def test_an_illegal_action_error_carries_the_engines_reason(monkeypatch) -
     room, listeners = await started("classic")
     actor = holder(listeners, current_player(room.state))
     before = snapshot(room)
-    monkeypatch.setattr(room_module, "apply", refuse)
+    monkeypatch.setattr(step, "apply", refuse)
     await act(room, actor, "i1", room.version, {"type": "pass"})
     error = actor.new()[0]
     assert error == {
