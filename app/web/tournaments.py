@@ -379,15 +379,17 @@ async def event_socket(websocket: WebSocket, event_id: str) -> None:
 async def traveller_page(request: Request, event_id: str, board: int) -> Response:
     viewer = await get_viewer(request)
     service = tournaments_of(request)
+    data: dict[str, Any] | None = None
     try:
         data = await service.event(event_id, viewer.id)
         trav = await service.traveller(event_id, board, viewer.id)
     except TournamentError as exc:
         if exc.code == "hidden":
+            live = data is not None and data["event"]["kind"] == "swiss"
             return render(
                 request,
                 "tournament_hidden.html",
-                {"event_id": event_id, "board": board},
+                {"event_id": event_id, "board": board, "live": live},
                 status=403,
             )
         return render(request, "not_found.html", status=404)

@@ -162,6 +162,11 @@ async def test_a_live_swiss_survives_a_sigkill_in_the_middle_of_a_round(live_ser
             120,
         )
         assert len(before["round"]["tables"]) == 2
+        # during the round its boards are hidden from everyone, with the reason
+        status, hidden = await a.get(f"/api/tournaments/{event_id}/boards/1")
+        assert status == 403 and hidden["error"]["code"] == "hidden", hidden
+        status, text = await a.get(f"/t/{event_id}/boards/1")
+        assert status == 403 and "until its round is over" in text
         pushed = []
         with contextlib.suppress(TimeoutError):
             while True:
