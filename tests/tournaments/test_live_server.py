@@ -207,6 +207,40 @@ async def test_a_live_swiss_survives_a_sigkill_in_the_middle_of_a_round(live_ser
             assert record["meta"]["board"] == board
     status, text = await a.get(f"/api/tournaments/{event_id}/results.csv")
     assert status == 200 and text.count("\n") == 1 + 4 * 3
+    await check_lockstep(database_url, event_id, boards=2)
+
+
+async def check_lockstep(database_url: str, event_id: str, boards: int) -> None:
+    """From the stored rows, across the restart: no table's game of a round's board k+1 was
+    created before every table's game of board k had its last action."""
+    from sqlalchemy import text as sql
+
+    from app.persistence.db import create_engine_from_url
+
+    engine = create_engine_from_url(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sql(
+                        "SELECT t.board, g.created_at, g.updated_at FROM tournament_tables t"
+                        " JOIN games g ON g.id = t.game_id"
+                        ' WHERE t.tournament_id = :e AND t."table" > 0'
+                    ),
+                    {"e": event_id},
+                )
+            ).all()
+    finally:
+        await engine.dispose()
+    by_board: dict[int, list[Any]] = {}
+    for board, created, updated in rows:
+        by_board.setdefault(board, []).append((created, updated))
+    for board, games in by_board.items():
+        if (board - 1) % boards == 0:
+            continue  # a round's first board follows the round before
+        dealt = min(created for created, _ in games)
+        ended = max(updated for _, updated in by_board[board - 1])
+        assert dealt >= ended, (board, dealt, ended)
 
 
 async def lease_owners(database_url: str, event_id: str) -> list[str]:
