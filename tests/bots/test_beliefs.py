@@ -169,3 +169,14 @@ def test_training_data_has_every_card_once(tmp_path: Path) -> None:
         data=[str(tmp_path / "d.npz")], model=str(beliefs.WEIGHTS), holdout=0.5, seed=1
     )
     assert train.cmd_importance(args) == 0
+
+
+def test_hard_v3_is_hard_under_another_name() -> None:
+    """The arena's reference for ``hard-model`` is the table's hard level, decision for
+    decision."""
+    for state in play_states("classic", 12, 40)[::8]:
+        view = seat_view(state, current_player(state))
+        if len(view["legal"]) < 2:
+            continue
+        a = choose_action(view, "hard", random.Random(2), budget_ms=10)
+        assert a == choose_action(view, "hard-v3", random.Random(2), budget_ms=10)
