@@ -46,7 +46,7 @@ def test_download_then_delete_my_identity(server: Any, chromium: Any) -> None:
     # the other player's table and replay
     bob.reload()
     bob.wait_for_function(
-        "() => (window.atoutTable.state.room.seats || []).some(s => (s.name || '').startsWith('Former player'))"
+        "() => (window.atoutTable?.state?.room?.seats || []).some(s => (s.name || '').startsWith('Former player'))"
     )
     replay = bob.context.request.get(server.url(f"/api/games/{game_id}/replay"))
     assert replay.ok

@@ -67,8 +67,8 @@ def test_pairs_register_through_the_partner_link_on_a_phone(chromium: Any, live:
         cy.click("text=Register alone")
         cy.wait_for_selector("#btn-leave")
         # Ann's page is told over its socket: her link is gone, both pairs listed
-        ann.wait_for_function("document.querySelectorAll('#live-pairs li').length === 2")
-        ann.wait_for_function("!document.getElementById('partner-link')")
+        ann.wait_for_function("() => document.querySelectorAll('#live-pairs li').length === 2")
+        ann.wait_for_function("() => !document.getElementById('partner-link')")
         ann.wait_for_selector("#btn-leave")  # her page speaks to her, not to a stranger
         assert "computer partner" in ann.locator("#live-pairs li[data-pair='2']").inner_text()
         assert ann.evaluate("document.documentElement.scrollWidth") <= 390
@@ -114,14 +114,12 @@ def test_a_player_is_taken_to_each_board_and_back_to_the_standings(
         # board 2 is dealt (the only table has finished board 1): the table offers it, and
         # would go there by itself a few seconds later
         page.wait_for_selector("#next-board", timeout=60_000)
-        page.screenshot(path="/tmp/h4/live-next-board-1366.png")
         page.click("#next-board")
-        page.wait_for_function(f"location.href !== {json.dumps(first)}", timeout=60_000)
+        page.wait_for_function("(first) => location.href !== first", arg=first, timeout=60_000)
         page.wait_for_url("**/g/**")
         play_board(page)
         page.wait_for_function(
-            "document.querySelector('#board-link') &&"
-            " document.querySelector('#board-link').dataset.over === 'yes'"
+            "() => document.querySelector('#board-link')?.dataset.over === 'yes'"
         )
         page.click("#board-link a")
         page.wait_for_url(f"**/t/{event_id}")
