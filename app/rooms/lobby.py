@@ -15,7 +15,7 @@ plus what the other processes announce every ``COUNTS_SECONDS`` (notify.py ``onl
 the database. A full reading of the list every ``RESYNC_SECONDS`` (and when the notification
 connection comes back) repairs whatever a lost notice missed.
 
-A watcher is anything with ``send(text)`` (app/web/lobby.py's connection). Nothing in an entry
+A watcher is anything with ``deliver(texts, frames)`` (app/web/lobby.py's connection). Nothing in an entry
 comes from a hand, a deck or a private table.
 """
 
@@ -42,7 +42,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("atout.lobby")
 
 FLUSH_SECONDS = 0.02
-FANOUT_CHUNK = 64  # watchers written to per turn of the event loop (see ``_fanout``)
+# the fan-out (``_fanout``): watchers written to at a time, and the pause between two chunks
+FANOUT_CHUNK = 64
+FANOUT_PAUSE_SECONDS = 0.004
 COUNTS_SECONDS = 5.0
 RESYNC_SECONDS = 60.0
 ACTIVE_SECONDS = 600.0
@@ -53,9 +55,10 @@ PUBLIC_CLOCK = 30
 class Watcher(Protocol):
     identity_id: int
 
-    def send(self, text: str, frame: bytes | None = None) -> None:
-        """Send a message (never blocks); ``frame``: the same, encoded once for every watcher
-        by ``Lobby.encode`` (None when the lobby has no encoder)."""
+    def deliver(self, texts: list[str], frames: bytes | None) -> None:
+        """Send these messages, in order (never blocks); ``frames``: the same, encoded once
+        for every watcher by ``Lobby.encode`` and joined (None when the lobby has no
+        encoder)."""
 
 
 def _target(options: dict[str, Any]) -> Any:
@@ -194,7 +197,7 @@ class Lobby:
     def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
         text = out.dumps(self.snapshot())
-        watcher.send(text, self.encode(text))
+        watcher.deliver([text], self.encode(text))
 
     def detach(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
@@ -209,20 +212,28 @@ class Lobby:
             self._fanning = asyncio.create_task(self._fanout(), name="atout-lobby-fanout")
 
     async def _fanout(self) -> None:
-        """The message is encoded once (``encode``) and each watcher writes those bytes to
-        its socket. ``FANOUT_CHUNK`` watchers at a time, with a turn of the loop between: the
-        moves that arrive meanwhile wait for one chunk, not the whole list. The messages keep
-        their order (one outbox, one task). A watcher that attaches meanwhile may get a change
-        its snapshot already has: every lobby message says a state, so it reads the same
-        twice."""
+        """Every message is encoded once (``encode``) and each watcher writes those bytes to
+        its socket. The messages waiting when a round starts go together: one write per
+        watcher however many changed meanwhile, so a burst of changes costs a round, not a
+        round each. A round writes ``FANOUT_CHUNK`` watchers, pauses ``FANOUT_PAUSE_SECONDS``,
+        writes the next chunk: a change reaches 1,000 watchers over about 70 ms rather than
+        in one burst of 10-15 ms of socket writes, whose sending and receiving would take the
+        CPU from the tables' moves at the same moment (docs/benchmarks.md, the lobby). The
+        messages keep their order (one outbox, one task). A watcher that attaches meanwhile
+        may get a change its snapshot already has: every lobby message says a state, so it
+        reads the same twice."""
         while self._outbox:
-            text, frame = self._outbox.popleft()
+            batch = list(self._outbox)
+            self._outbox.clear()
+            texts = [text for text, _ in batch]
+            frames = [frame for _, frame in batch]
+            joined = b"".join(f for f in frames if f is not None) if None not in frames else None
             watchers = list(self.watchers)
             for start in range(0, len(watchers), FANOUT_CHUNK):
                 for watcher in watchers[start : start + FANOUT_CHUNK]:
-                    watcher.send(text, frame)
+                    watcher.deliver(texts, joined)
                 if start + FANOUT_CHUNK < len(watchers):
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(FANOUT_PAUSE_SECONDS)
 
     # ------------------------------------------------------------------ changes
 

@@ -256,8 +256,8 @@ async def set_public(
 
 
 class LobbyConnection:
-    """A lobby watcher. The lobby's messages, the same for every watcher, are written as one
-    frame serialized once (``frame``, app/web/wsprotocol.py), straight to the socket; the
+    """A lobby watcher. The lobby's messages, the same for every watcher, are written as
+    frames serialized once (``frames``, app/web/wsprotocol.py), straight to the socket; the
     answers to this socket alone (``pong``, ``error``) and the close go through a bounded queue
     and a writer task, as the tables' connections. A watcher whose socket asks to pause (it
     reads too slowly) is closed with 1013: the page reconnects and gets the whole list again."""
@@ -269,13 +269,14 @@ class LobbyConnection:
         self.conn = Connection(websocket, identity_id, ())
         self.frames = FrameWriter.of(websocket.scope)
 
-    def send(self, text: str, frame: bytes | None = None) -> None:
+    def deliver(self, texts: list[str], frames: bytes | None) -> None:
         if self.conn.closing:
             return
-        if frame is None or self.frames is None:
-            self.conn.send(text)
+        if frames is None or self.frames is None:
+            for text in texts:
+                self.conn.send(text)
             return
-        written = self.frames.write(frame)
+        written = self.frames.write(frames)
         if written is False:
             self.conn.close(CLOSE_TRY_LATER, "too far behind: reconnect")
 

@@ -151,23 +151,23 @@ def _watcher(answer: bool | None, frames: bool = True) -> LobbyConnection:
     return watcher
 
 
-def test_a_lobby_watcher_writes_the_shared_frame_and_queues_nothing() -> None:
+def test_a_lobby_watcher_writes_the_shared_frames_and_queues_nothing() -> None:
     watcher = _watcher(True)
-    watcher.send("text", b"frame")
+    watcher.deliver(["text"], b"frame")
     assert watcher.frames.frames == [b"frame"]  # type: ignore[union-attr]
     assert watcher.conn.sent == [] and watcher.conn.closed is None  # type: ignore[attr-defined]
 
 
 def test_a_lobby_watcher_too_far_behind_is_closed_with_1013() -> None:
     watcher = _watcher(False)
-    watcher.send("text", b"frame")
+    watcher.deliver(["text"], b"frame")
     assert watcher.conn.closed is not None and watcher.conn.closed[0] == 1013  # type: ignore[attr-defined]
-    watcher.send("next", b"next")  # closing: nothing more is written
+    watcher.deliver(["next"], b"next")  # closing: nothing more is written
     assert watcher.frames.frames == [b"frame"]  # type: ignore[union-attr]
 
 
 def test_a_lobby_watcher_without_a_frame_writer_uses_its_queue() -> None:
     watcher = _watcher(None, frames=False)
-    watcher.send("text", b"frame")
-    watcher.send("plain")
-    assert watcher.conn.sent == ["text", "plain"]  # type: ignore[attr-defined]
+    watcher.deliver(["text", "more"], b"frames")
+    watcher.deliver(["plain"], None)
+    assert watcher.conn.sent == ["text", "more", "plain"]  # type: ignore[attr-defined]
