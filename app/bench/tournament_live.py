@@ -117,7 +117,7 @@ async def _run(
             pair_times.append(time.perf_counter() - started)
 
     Room.execute = timed  # type: ignore[method-assign]
-    swiss.pair_round = timed_pairing  # type: ignore[assignment]
+    swiss.pair_round = timed_pairing
     started = time.perf_counter()
     try:
         ids = [
