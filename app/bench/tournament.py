@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
+from app.bench.load import machine
 from app.tournaments.swiss import (
     DATUM_TABLE,
     BoardScore,
@@ -74,24 +72,6 @@ def simulate_event(pairs: int, rounds: int, boards: int, seed: int) -> dict[str,
         standings(matches, ids)
         score_s.append(time.perf_counter() - start)
     return {"pair_s": pair_s, "pair_cpu_s": pair_cpu_s, "score_s": score_s}
-
-
-def machine() -> dict[str, Any]:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpus": os.cpu_count(),
-        "cpu": model or platform.processor() or platform.machine(),
-        "python": platform.python_version(),
-        "kernel": platform.release(),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }
 
 
 def run_tournament_bench(
