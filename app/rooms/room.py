@@ -418,7 +418,32 @@ class Room:
     async def store(self, work: Any) -> Any:
         """Commit one write of this room (the group-commit writer); with a lease, fenced: if the
         lease is no longer ours nothing is committed, the room closes (``moved``) and
-        ``RoomMoved`` is raised, so no acknowledgement is ever sent for it."""
+        ``RoomMoved`` is raised, so no acknowledgement is ever sent for it.
+
+        A write once submitted commits even if its caller is cancelled meanwhile (a clock
+        rearmed by a player's return, a bot's turn that ended): the caller must then still apply
+        what was stored, or the room's ``seq`` and ``deals`` would lag behind its record and its
+        next write would collide with the stored one. So a cancellation that arrives during the
+        write waits for it, returns its result, and is delivered again at the caller's next
+        ``await``; every caller applies a stored write without awaiting in between."""
+        write = asyncio.ensure_future(self._store(work))
+        try:
+            return await asyncio.shield(write)
+        except asyncio.CancelledError:
+            if write.cancelled():
+                raise
+        while not write.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({write})
+        task = asyncio.current_task()
+        if write.cancelled() or write.exception() is not None:
+            raise asyncio.CancelledError  # nothing was stored: the cancellation goes on now
+        if task is not None:
+            task.uncancel()
+            task.cancel()  # raised at the caller's next await, once the write is applied
+        return write.result()
+
+    async def _store(self, work: Any) -> Any:
         lease = self.lease
         if lease is None:
             return await self.services.writer.submit(work)
