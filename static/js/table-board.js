@@ -8,24 +8,15 @@
 import { api } from "./common.js";
 import { t } from "./i18n.js";
 import { S, view } from "./table-state.js";
+import { watchEvent } from "./tournament-socket.js";
 
 const NEXT = { asked: false, board: null, live: "", url: "" };
 const FOLLOW_SECONDS = 5; // a live event's next board: the page goes there after this long
 
 /** A live event: wait on its socket for this player's next board, and go to its table. */
 function followLive(eventId) {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   const here = S.room && S.room.game_id;
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tournaments/${eventId}`);
-  socket.addEventListener("message", (message) => {
-    let msg;
-    try {
-      msg = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    if (msg.type !== "tournament") return;
-    const data = msg.data;
+  const watch = watchEvent(eventId, (data) => {
     const you = data.you;
     if (you && you.game_id && you.game_id !== here && !you.board_over) {
       if (!NEXT.url) {
@@ -33,6 +24,7 @@ function followLive(eventId) {
         NEXT.board = you.board;
         NEXT.live = "dealt";
         renderBoardLink();
+        watch.stop();
         setTimeout(() => window.location.assign(NEXT.url), FOLLOW_SECONDS * 1000);
       }
       return;
@@ -41,7 +33,6 @@ function followLive(eventId) {
     NEXT.live = data.event.phase === "finished" || (round && round.finished) ? "round_over" : "waiting";
     renderBoardLink();
   });
-  socket.addEventListener("close", () => setTimeout(() => followLive(eventId), 2000));
 }
 
 export function renderBoardLink() {

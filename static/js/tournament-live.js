@@ -6,6 +6,7 @@
 // When the player's next board is dealt, the page takes them to its table.
 import { api, toast } from "./common.js";
 import { colon, t } from "./i18n.js";
+import { watchEvent } from "./tournament-socket.js";
 
 const root = /** @type {HTMLElement} */ (document.querySelector("[data-page=tournament-live]"));
 const page = JSON.parse(/** @type {HTMLElement} */ (document.getElementById("live-data")).textContent || "{}");
@@ -64,7 +65,7 @@ function actionButton(text, action, cls = "btn primary") {
 async function refresh() {
   data = await api(base);
   render();
-  if (socket) socket.close();
+  if (watch) watch.renew();
 }
 
 function renderYou() {
@@ -317,33 +318,17 @@ function render() {
   /** @type {any} */ (window).atoutLive = data; // for the browser tests
 }
 
-let delay = 500;
-/** @type {WebSocket | null} */
-let socket = null;
-function connect() {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}/ws/tournaments/${encodeURIComponent(eventId)}`);
-  socket.addEventListener("message", (message) => {
-    let msg;
-    try {
-      msg = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    if (msg.type !== "tournament") return;
-    delay = 500;
-    const seen = data.you && data.you.game_id;
-    data = msg.data;
-    render();
-    if (data.you && data.you.game_id && data.you.game_id !== seen) follow();
-  });
-  socket.addEventListener("close", () => {
-    socket = null;
-    setTimeout(connect, delay);
-    delay = Math.min(10000, delay * 2);
-  });
+/** @type {{ stop: () => void, renew: () => void } | null} */
+let watch = null;
+
+/** @param {any} next the event's data, from its socket */
+function received(next) {
+  const seen = data.you && data.you.game_id;
+  data = next;
+  render();
+  if (data.you && data.you.game_id && data.you.game_id !== seen) follow();
 }
 
 render();
 setInterval(countdown, 1000);
-if (data.event.phase !== "finished" && data.event.phase !== "cancelled") connect();
+if (data.event.phase !== "finished" && data.event.phase !== "cancelled") watch = watchEvent(eventId, received);
