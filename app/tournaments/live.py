@@ -225,13 +225,9 @@ class LiveSwiss:
             "created_by": created_by,
         }
 
-        def work(session: Session) -> None:
-            session.add(Tournament(**values, created_at=utcnow()))
-            session.flush()
-            for b in boards:
-                session.add(TournamentBoard(tournament_id=event_id, **b))
+        from app.tournaments.service import insert_event
 
-        await self.writer.submit(work)
+        await self.writer.submit(insert_event(values, boards))
         log.info(
             "live swiss created",
             extra={"event": "tournament_created", "tournament": event_id, "variant": variant},

@@ -248,13 +248,7 @@ class Tournaments:
             "created_by": created_by,
         }
 
-        def work(session: Session) -> None:
-            session.add(Tournament(**values, created_at=utcnow()))
-            session.flush()
-            for b in boards:
-                session.add(TournamentBoard(tournament_id=event_id, **b))
-
-        await self.writer.submit(work)
+        await self.writer.submit(insert_event(values, boards))
         # its datum table at once, in the background (the loop would, at its next tick)
         task = asyncio.create_task(self._datum_soon(event_id))
         self._tasks.add(task)
@@ -943,6 +937,18 @@ def _matchpoints(tables: _Tables, boards: int) -> dict[int, dict[int, Matchpoint
 
 def _mp_json(mp: Matchpoints) -> dict[str, Any]:
     return {"points": mp.points, "top": mp.top, "percent": mp.percent}
+
+
+def insert_event(values: dict[str, Any], boards: list[dict[str, Any]]) -> repo.Work:
+    """A new event's row and its boards' rows."""
+
+    def work(session: Session) -> None:
+        session.add(Tournament(**values, created_at=utcnow()))
+        session.flush()
+        for b in boards:
+            session.add(TournamentBoard(tournament_id=values["id"], **b))
+
+    return work
 
 
 def _update_event(event_id: str, values: dict[str, Any]) -> repo.Work:
