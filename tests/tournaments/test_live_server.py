@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -265,8 +266,10 @@ async def lease_owners(database_url: str, event_id: str) -> list[str]:
 async def test_a_live_swiss_fails_over_to_another_process(live_server, database_url, is_postgresql):
     """Two server processes on one PostgreSQL database, both running the live events' loop
     (each may load some of the round's tables): a process holding tables is killed (SIGKILL)
-    in the middle of round 1; the other takes their leases, plays on, and the event ends. The
-    players' browsers move to the other process (as a proxy would send them)."""
+    in the middle of a round (round 1 once its second board is dealt, or the first board
+    after it that a table is still playing); the other takes their leases, plays on, and the
+    event ends. The players' browsers move to the other process (as a proxy would send
+    them)."""
     if not is_postgresql:
         pytest.skip("several processes need PostgreSQL: set ATOUT_DATABASE_URL (make test-db)")
     env = {**ENV, "ATOUT_LEASE_SECONDS": "1.5"}
@@ -303,7 +306,11 @@ async def test_a_live_swiss_fails_over_to_another_process(live_server, database_
         # the process that holds the round's tables is killed; every browser goes to the
         # other one from now on
         owners = await lease_owners(database_url, event_id)
-        assert owners, "the tables are held under leases"
+        deadline = time.monotonic() + 60
+        while not owners:  # between two boards no table is playing: the next one's leases
+            assert time.monotonic() < deadline, "the tables are held under leases"
+            await asyncio.sleep(0.05)
+            owners = await lease_owners(database_url, event_id)
         # (each process may hold some of them: both run the loop that loads them)
         dead = next(x for x in (first, second) if owners[0] == f"live-server-{x.port}")
         alive = second if dead is first else first
