@@ -14,7 +14,11 @@ on a server. The event runs R rounds of B boards in lockstep. Reported:
   action committed) to board k+1 dealt at every table (its games written in one transaction
   and their rooms loaded), for every board after a round's first;
 * the **move** time: each action's ``Room.execute`` (checked, applied, committed through the
-  group-commit writer, published), p50, p99 and the worst.
+  group-commit writer, published), p50, p99 and the worst;
+* the **event pages**: every registered player who came keeps the event's page open (a
+  listener of ``/ws/tournaments/{id}``); each change of the event (a board dealt or finished, a
+  round paired) is read once and sent to every page: the time of that update, p50, p99 and the
+  worst, and the bytes sent.
 """
 
 from __future__ import annotations
@@ -63,6 +67,19 @@ async def _players(rooms: RoomManager, present: set[int], seed: int) -> None:
                 with contextlib.suppress(Exception):
                     await room.execute(seat, action, version, None, None)
         await asyncio.sleep(0.005)
+
+
+class _Page:
+    """An open event page: it counts what it is sent."""
+
+    def __init__(self, identity_id: int) -> None:
+        self.identity_id = identity_id
+        self.messages = 0
+        self.bytes = 0
+
+    def send(self, text: str) -> None:
+        self.messages += 1
+        self.bytes += len(text.encode())
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -116,8 +133,19 @@ async def _run(
         finally:
             pair_times.append(time.perf_counter() - started)
 
+    updates: list[float] = []
+    changed = service.live.changed
+
+    async def timed_changed(event_id: str) -> None:
+        started = time.perf_counter()
+        try:
+            await changed(event_id)
+        finally:
+            updates.append(time.perf_counter() - started)
+
     Room.execute = timed  # type: ignore[method-assign]
     swiss.pair_round = timed_pairing
+    service.live.changed = timed_changed  # type: ignore[method-assign]
     started = time.perf_counter()
     try:
         ids = [
@@ -137,6 +165,9 @@ async def _run(
         for n, identity in enumerate(ids):
             await service.live.register(event_id, identity, f"P{n + 1}", "house")
         present = {identity for n, identity in enumerate(ids) if n % 8 != 7}
+        pages = [_Page(identity) for identity in sorted(present)]
+        for page in pages:
+            service.live.attach(event_id, page)
         players = asyncio.create_task(_players(rooms, present, 1))
         await service.start()
         while True:
@@ -172,6 +203,15 @@ async def _run(
             "median": round(statistics.median(gaps) * 1000, 1) if gaps else None,
             "max": round(max(gaps) * 1000, 1) if gaps else None,
         },
+        "pages": {
+            "open": len(pages),
+            "updates": len(updates),
+            "p50_ms": round(_percentile(updates, 0.50) * 1000, 1),
+            "p99_ms": round(_percentile(updates, 0.99) * 1000, 1),
+            "max_ms": round(max(updates) * 1000, 1) if updates else None,
+            "messages": sum(p.messages for p in pages),
+            "kb": round(sum(p.bytes for p in pages) / 1024),
+        },
         "move_ms": {
             "count": len(moves),
             "p50": round(_percentile(moves, 0.50) * 1000, 1),
@@ -200,6 +240,12 @@ def print_live(r: dict[str, Any]) -> None:
     print(
         f"last table's end of board k to board k+1 dealt everywhere: median {gap['median']} ms, "
         f"worst {gap['max']} ms ({gap['count']} boards)"
+    )
+    pages = r["pages"]
+    print(
+        f"event pages: {pages['open']} open, {pages['updates']} updates to all of them: "
+        f"p50 {pages['p50_ms']} ms, p99 {pages['p99_ms']} ms, worst {pages['max_ms']} ms; "
+        f"{pages['messages']} messages, {pages['kb']} KB"
     )
     move = r["move_ms"]
     print(

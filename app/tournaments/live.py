@@ -726,11 +726,69 @@ class LiveSwiss:
     async def event(self, event_id: str, viewer: int) -> dict[str, Any]:
         """The event page's data as ``viewer`` may see it."""
         data = await self._read(event_id)
-        event = data.event
-        me = next(
-            (e for es in data.members.values() for e in es if e.identity_id == viewer and viewer),
-            None,
+        return self._view_for(self._shared_view(data), data, viewer)
+
+    @staticmethod
+    def _member(data: _Live, viewer: int) -> TournamentEntry | None:
+        if not viewer:
+            return None
+        return next(
+            (e for es in data.members.values() for e in es if e.identity_id == viewer), None
         )
+
+    def _view_for(self, shared: dict[str, Any], data: _Live, viewer: int) -> dict[str, Any]:
+        """``shared`` (the event as anybody sees it) as ``viewer`` sees it: their pair marked,
+        their table and board, the organiser's tools."""
+        me = self._member(data, viewer)
+        organiser = bool(viewer) and viewer == data.event.created_by
+        if me is None and not organiser:
+            return shared
+        view = dict(shared, organiser=organiser)
+        if me is not None:
+            view["pairs"] = [dict(p, you=p["pair"] == me.pair) for p in shared["pairs"]]
+            view["standings"] = [dict(r, you=r["pair"] == me.pair) for r in shared["standings"]]
+            view["you"] = self._you(data, me)
+        return view
+
+    def _you(self, data: _Live, me: TournamentEntry) -> dict[str, Any]:
+        """The member's pair, partner link, and the table and board they play now."""
+        event = data.event
+        pair = data.pairs.get(me.pair or 0)
+        you: dict[str, Any] = {
+            "pair": me.pair,
+            "link": (
+                f"/t/{event.id}/join/{pair.code}"
+                if pair is not None and pair.code and data.members[me.pair or 0][0] is me
+                else None
+            ),
+            "table": None,
+            "direction": None,
+            "board": None,
+            "game_id": None,
+            "url": None,
+        }
+        current = data.rounds.get(event.round)
+        if current is None:
+            return you
+        boards = round_boards(event, current.round)
+        for p in current.pairings:
+            if you["pair"] not in (p["ns"], p["ew"]):
+                continue
+            you["table"] = p["table"]
+            you["direction"] = "NS" if you["pair"] == p["ns"] else "EW"
+            dealt = [b for b in boards if (b, p["table"]) in data.tables]
+            if dealt and current.finished_at is None:
+                row = data.tables[(dealt[-1], p["table"])]
+                you["board"] = dealt[-1]
+                you["game_id"] = row.game_id
+                you["url"] = f"/g/{row.game_id}"
+                you["board_over"] = (dealt[-1], p["table"]) in data.finished
+            break
+        return you
+
+    def _shared_view(self, data: _Live) -> dict[str, Any]:
+        """The event page's data as somebody who is neither in it nor its organiser sees it."""
+        event = data.event
         finished_rounds = {r for r, row in data.rounds.items() if row.finished_at is not None}
         matches = self._matches(data)
         withdrawn = [n for n, p in data.pairs.items() if p.withdrawn_round is not None]
@@ -744,29 +802,13 @@ class LiveSwiss:
                 "complete": p.code is None,
                 "joined_round": p.joined_round,
                 "withdrawn_round": p.withdrawn_round,
-                "you": me is not None and me.pair == n,
+                "you": False,
             }
             for n, p in sorted(data.pairs.items())
             if data.members.get(n)
         ]
         current = data.rounds.get(event.round)
         round_json = None
-        you: dict[str, Any] | None = None
-        if me is not None:
-            pair = data.pairs.get(me.pair or 0)
-            you = {
-                "pair": me.pair,
-                "link": (
-                    f"/t/{event.id}/join/{pair.code}"
-                    if pair is not None and pair.code and data.members[me.pair or 0][0] is me
-                    else None
-                ),
-                "table": None,
-                "direction": None,
-                "board": None,
-                "game_id": None,
-                "url": None,
-            }
         if current is not None:
             boards = round_boards(event, current.round)
             tables = []
@@ -782,16 +824,6 @@ class LiveSwiss:
                         "boards_done": len(done),
                     }
                 )
-                if you is not None and you["pair"] in (p["ns"], p["ew"]):
-                    you["table"] = p["table"]
-                    you["direction"] = "NS" if you["pair"] == p["ns"] else "EW"
-                    dealt = [b for b in boards if (b, p["table"]) in data.tables]
-                    if dealt and current.finished_at is None:
-                        row = data.tables[(dealt[-1], p["table"])]
-                        you["board"] = dealt[-1]
-                        you["game_id"] = row.game_id
-                        you["url"] = f"/g/{row.game_id}"
-                        you["board_over"] = (dealt[-1], p["table"]) in data.finished
             dealt_all = [b for b in boards if any((b, t["table"]) in data.tables for t in tables)]
             round_json = {
                 "round": current.round,
@@ -815,7 +847,7 @@ class LiveSwiss:
                 "rounds": row.rounds,
                 "byes": row.byes,
                 "withdrawn": row.withdrawn,
-                "you": me is not None and me.pair == row.entrant,
+                "you": False,
             }
             for row in rows
         ]
@@ -831,9 +863,9 @@ class LiveSwiss:
                 "pairs": len(pairs_json),
             },
             "now": _iso_now(self.clock()),
-            "organiser": bool(viewer) and viewer == event.created_by,
+            "organiser": False,
             "pairs": pairs_json,
-            "you": you,
+            "you": None,
             "round": round_json,
             "standings": standings_json,
             "boards": [
@@ -1054,23 +1086,35 @@ class LiveSwiss:
 
     async def send_to(self, event_id: str, listener: EventListener) -> None:
         """Send ``listener`` the event as it may see it, if it changed since the last one."""
+        await self._send_all(event_id, [listener])
+
+    async def changed(self, event_id: str) -> None:
+        """Something of the event changed here: tell its pages (the event is read once, and
+        what everybody sees of it built once)."""
+        await self._send_all(event_id, list(self.listeners.get(event_id, ())))
+
+    async def _send_all(self, event_id: str, listeners: list[EventListener]) -> None:
+        if not listeners:
+            return
         try:
-            data = await self.event(event_id, listener.identity_id)
+            data = await self._read(event_id)
+            shared = self._shared_view(data)
         except Exception:
             log.exception("event view failed", extra={"event": "tournament_live"})
             return
-        data = {k: v for k, v in data.items() if k != "now"}
-        text = json.dumps({"type": "tournament", "data": data}, ensure_ascii=False)
-        key = (event_id, id(listener))
-        if self._sent.get(key) == text:
-            return
-        self._sent[key] = text
-        listener.send(text)
-
-    async def changed(self, event_id: str) -> None:
-        """Something of the event changed here: tell its pages."""
-        for listener in list(self.listeners.get(event_id, ())):
-            await self.send_to(event_id, listener)
+        shared.pop("now", None)
+        texts: dict[int, str] = {}  # the views that are the shared one: one text for them all
+        for listener in listeners:
+            view = self._view_for(shared, data, listener.identity_id)
+            text = texts.get(id(view))
+            if text is None:
+                text = json.dumps({"type": "tournament", "data": view}, ensure_ascii=False)
+                texts[id(view)] = text
+            key = (event_id, id(listener))
+            if self._sent.get(key) == text:
+                continue
+            self._sent[key] = text
+            listener.send(text)
 
     async def watch(self, event_id: str) -> None:
         """Tell the pages if the event changed, here or in another process: a digest of its
