@@ -56,14 +56,14 @@ chromium:
 	  fi; \
 	fi
 
-## lint: ruff (check + format) everywhere; mypy on all of app/ (strict on the engine:
+## lint: ruff (check + format) everywhere; mypy on app/ and bench/ (strict on the engine:
 ## pyproject.toml [tool.mypy])
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy app
+	$(VENV)/bin/mypy app bench
 
-## bench: engine benchmark (`atout bench engine`, app/bench/engine.py)
+## bench: engine benchmark (`atout bench engine`, bench/engine.py)
 bench: $(RUN_STAMP)
 	$(VENV)/bin/atout bench engine
 

@@ -8,9 +8,7 @@ Other packages add theirs through ``PLUGIN_MODULES``: a module listed there that
 must define ``register(subparsers)`` and may add several subcommands:
 
 - ``app.engine.cli``  ``atout record ...`` (validate, replay, generate records)
-- ``app.bots.cli``    ``atout arena ...`` (bot levels against each other)
-- ``app.bench``       the developer tools under ``atout bench`` (``engine``, ``load``,
-  ``publish``, ``tune``)
+- ``app.bots.cli``    ``atout analyse`` (what each card and bid of a record was worth)
 - ``app.web.schema``  ``atout schema`` (the protocol's JSON Schema, docs/schema)
 - ``app.persistence.backup``  ``atout backup`` and ``atout restore``
 - ``app.players.fairplay``  ``atout fairplay`` (the host's fair-play figures)
@@ -19,6 +17,13 @@ The dependency goes one way: this module imports the plugins, no product package
 
 A plugin module that does not exist (yet) is skipped; one that exists but fails to import is an
 error, so that a bug there is not silently hidden.
+
+The developer tools are not part of the installed package: they live in ``bench/`` beside
+``app/`` in a checkout of the repository (``TOOLS``: ``atout bench ...``, the benchmarks, and
+``atout arena ...``, bot levels against each other). Their module is imported only when its
+command is asked for, so that ``atout serve`` never loads them; if ``bench`` cannot be imported,
+the checkout that holds this ``app`` is put on ``sys.path`` (an editable install run from
+another folder), and without a checkout the command exits with status 2 and says so.
 """
 
 from __future__ import annotations
@@ -29,12 +34,14 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import app
 from app import __version__
-from app.bench import bench_parsers
 
-__all__ = ["bench_parsers", "build_parser", "main"]
+__all__ = ["build_parser", "main"]
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 Register = Callable[[SubParsers], None]
@@ -42,7 +49,6 @@ Register = Callable[[SubParsers], None]
 PLUGIN_MODULES: tuple[str, ...] = (
     "app.engine.cli",
     "app.bots.cli",
-    "app.bench",
     "app.web.schema",
     "app.persistence.backup",
     "app.players.fairplay",
@@ -134,7 +140,55 @@ def _plugin_registrars() -> list[Register]:
     return registrars
 
 
-def build_parser() -> argparse.ArgumentParser:
+# command -> (the module of a checkout's bench/ that registers it, its help)
+TOOLS: dict[str, tuple[str, str]] = {
+    "arena": ("bench.arena_cli", "play duplicate deals between two bot levels"),
+    "bench": ("bench", "benchmarks and developer tools"),
+}
+NO_TOOLS = (
+    "the benchmarks and the arena come with a checkout of the repository "
+    "(bench/ beside app/); this installation has no checkout"
+)
+
+
+def checkout_root() -> Path | None:
+    """The checkout that holds this ``app`` package, if it has the tools (``bench/``)."""
+    root = Path(app.__file__).resolve().parent.parent
+    return root if (root / "bench" / "__init__.py").is_file() else None
+
+
+def load_tool(module_name: str) -> ModuleType | None:
+    """Import a tool's module, putting the checkout on ``sys.path`` if ``bench`` is not
+    importable yet; None when there is no checkout to find it in."""
+    for attempt in range(2):
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != "bench":
+                raise  # a module of the tools that fails to import is an error, not hidden
+            root = checkout_root()
+            if attempt or root is None:
+                return None
+            sys.path.insert(0, str(root))
+    return None
+
+
+def _no_tools(args: argparse.Namespace | None = None) -> int:
+    print(f"atout: {NO_TOOLS}", file=sys.stderr)
+    return 2
+
+
+def register_tool_placeholder(subparsers: SubParsers, name: str, help_text: str) -> None:
+    """A tool's command that is listed but not loaded (another command was asked for, or
+    there is no checkout): it takes any arguments and says where the tools are."""
+    parser = subparsers.add_parser(name, help=f"{help_text} (in a checkout)", add_help=False)
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
+    parser.set_defaults(func=_no_tools)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``atout`` parser. ``command``: the subcommand asked for; of the tools (``TOOLS``),
+    only its own module is imported. None: every tool a checkout has (for the tests)."""
     parser = argparse.ArgumentParser(prog="atout", description="Atout, a Belote server.")
     parser.add_argument("--version", action="version", version=f"atout {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -142,11 +196,27 @@ def build_parser() -> argparse.ArgumentParser:
         register(subparsers)
     for register in _plugin_registrars():
         register(subparsers)
+    for name, (module_name, help_text) in TOOLS.items():
+        tool = load_tool(module_name) if command in (None, name) else None
+        if tool is not None:
+            tool.register(subparsers)
+        else:
+            register_tool_placeholder(subparsers, name, help_text)
     return parser
 
 
+def command_of(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` asks for ("" if none): its first word that is not an option
+    (``atout`` itself takes no option with a value)."""
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = command_of(argv)
+    if command in TOOLS and load_tool(TOOLS[command][0]) is None:
+        return _no_tools()
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

@@ -56,7 +56,7 @@ BOT_BUCKETS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 12)
 LONG_STALL_SECONDS = 0.05  # stalls at least this long are also kept with their time
 # (time.monotonic() at the late wake-up, seconds late) of the latest long stalls: the system's
 # monotonic clock is shared by every process of the machine, so a benchmark can set them
-# beside other processes' pauses (app/bench/sentinel.py)
+# beside other processes' pauses (bench/sentinel.py)
 LONG_STALLS: deque[tuple[float, float]] = deque(maxlen=256)
 
 REGISTRY = CollectorRegistry()

@@ -137,3 +137,64 @@ def test_bench_publish_fails_when_the_room_closes_a_listener(monkeypatch, capsys
     monkeypatch.setattr(Room, "publish", closing_publish)
     assert cli.main(["bench", "publish", "--versions", "10", "--rounds", "1"]) == 2
     assert "closed a listener" in capsys.readouterr().err
+
+
+def test_the_server_never_imports_the_tools() -> None:
+    """``atout serve``'s parser and the app it serves leave ``bench`` (the tools beside app/)
+    unimported: it is loaded by name only for ``atout bench`` and ``atout arena``."""
+    code = (
+        "import sys\n"
+        "from app.cli import build_parser, command_of\n"
+        "from app.main import create_app\n"
+        "build_parser(command_of(['serve', '--port', '1']))\n"
+        "build_parser(command_of(['--help']))\n"
+        "create_app()\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'bench'], sorted(sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_tools_are_found_beside_app_when_not_on_the_path(tmp_path: Path) -> None:
+    """An install whose ``app`` is a checkout's (an editable install run from another folder):
+    ``bench`` is not importable until ``atout arena``/``atout bench`` puts the checkout on the
+    path."""
+    (tmp_path / "app").symlink_to(PROJECT_ROOT / "app")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env["PYTHONPATH"] = str(tmp_path)
+    check = "import importlib.util, sys; sys.exit(importlib.util.find_spec('bench') is not None)"
+    run = [sys.executable, "-c", check]
+    assert subprocess.run(run, cwd=tmp_path, env=env, timeout=60).returncode == 0
+    for argv in (["arena", "--help"], ["bench", "engine", "--help"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "app", *argv],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(f"usage: atout {' '.join(argv[:-1])}"), result.stdout
+
+
+def test_without_a_checkout_the_tools_exit_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_import = cli.importlib.import_module
+
+    def no_bench(name: str) -> object:
+        if name.split(".")[0] == "bench":
+            raise ModuleNotFoundError("No module named 'bench'", name="bench")
+        return real_import(name)
+
+    monkeypatch.setattr(cli.importlib, "import_module", no_bench)
+    monkeypatch.setattr(cli, "checkout_root", lambda: None)
+    for argv in (["bench", "engine", "--seconds", "1"], ["arena", "--help"], ["bench"]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.splitlines() == [f"atout: {cli.NO_TOOLS}"], err
+    listed = cli.build_parser().format_help()  # still listed, with where they come from
+    assert "benchmarks and developer tools (in a checkout)" in listed and "arena" in listed

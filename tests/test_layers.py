@@ -1,9 +1,11 @@
 """The layer table: which part of ``app`` may import which (docs/architecture.md, "Which
-package depends on which"). A part is a package of ``app`` or one of its top-level modules.
+package depends on which"). A part is a package of ``app`` or one of its top-level modules, or
+``bench``, the top-level package of the tools beside ``app`` (benchmarks, the arena).
 
-``test_every_import_is_allowed`` walks every module of ``app`` with ``ast`` (imports inside
-functions and under ``TYPE_CHECKING`` included, relative ones resolved) and fails on any
-import the table does not allow; ``test_the_page_shows_the_table`` checks that the page's table
+``test_every_import_is_allowed`` walks every module of ``app`` and ``bench`` with ``ast``
+(imports inside functions and under ``TYPE_CHECKING`` included, relative ones resolved) and
+fails on any import the table does not allow; no part of ``app`` may import ``bench`` (``atout
+bench`` and ``atout arena`` reach it through ``app.cli.TOOLS``, by name, when asked for); ``test_the_page_shows_the_table`` checks that the page's table
 is this one, row for row. A new dependency is a change of this table, of the page, and of the
 design: say why in the commit."""
 
@@ -15,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app"
+BENCH = ROOT / "bench"
 PAGE = ROOT / "docs" / "architecture.md"
 
 GROUND = {"settings", "logging", "metrics"}  # the ground floor: they import nothing of app
@@ -44,10 +47,10 @@ LAYERS: dict[str, set[str]] = {
         "loop",
     },
     "main": {"web", "rooms", "persistence", "settings", "logging", "loop"},
-    "cli": {"web", "persistence", "settings", "bench"},
+    "cli": {"web", "persistence", "settings"},
     "__main__": {"cli"},
     "__init__": set(),
-    # the tools may use any part of the product; only cli imports them (as a plugin)
+    # the tools (bench/ beside app/) may use any part of the product; no part imports them
     "bench": {
         "engine",
         "bots",
@@ -65,21 +68,21 @@ LAYERS: dict[str, set[str]] = {
     },
 }
 
-# Single files allowed one import more than their part: the tools that still live in the
-# product's packages (the arena and the bots' rating anchors read the players' ratings).
-EXCEPTIONS: dict[str, set[str]] = {
-    "app/bots/anchors.py": {"players"},
-    "app/bots/cli.py": {"players"},
-}
+
+def modules() -> list[Path]:
+    return sorted([*APP.rglob("*.py"), *BENCH.rglob("*.py")])
 
 
 def part_of(path: Path) -> str:
+    if path.is_relative_to(BENCH):
+        return "bench"
     rel = path.relative_to(APP)
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
 def imported_parts(path: Path) -> dict[str, int]:
-    """The parts of ``app`` that ``path`` imports, each with the line of its first import."""
+    """The parts that ``path`` imports (of ``app``, and ``bench``), each with the line of its
+    first import."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
     found: dict[str, int] = {}
@@ -88,6 +91,8 @@ def imported_parts(path: Path) -> dict[str, int]:
         names = module.split(".")
         if names[0] == "app" and len(names) > 1:
             found.setdefault(names[1], line)
+        elif names[0] == "bench":
+            found.setdefault("bench", line)
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -109,7 +114,7 @@ def imported_parts(path: Path) -> dict[str, int]:
 
 
 def test_every_part_has_a_row() -> None:
-    parts = {part_of(p) for p in APP.rglob("*.py")}
+    parts = {part_of(p) for p in modules()}
     assert parts <= set(LAYERS), (
         f"parts of app with no row in the layer table: {parts - set(LAYERS)}"
     )
@@ -117,13 +122,13 @@ def test_every_part_has_a_row() -> None:
 
 def test_every_import_is_allowed() -> None:
     offenders = []
-    for path in sorted(APP.rglob("*.py")):
+    for path in modules():
         part = part_of(path)
         name = str(path.relative_to(ROOT))
-        allowed = LAYERS.get(part, set()) | {part} | EXCEPTIONS.get(name, set())
+        allowed = LAYERS.get(part, set()) | {part}
         for target, line in sorted(imported_parts(path).items()):
             if target not in allowed:
-                offenders.append(f"{name}:{line} imports app.{target} ({part} -> {target})")
+                offenders.append(f"{name}:{line} imports {target} ({part} -> {target})")
     assert offenders == [], "imports the layer table does not allow:\n" + "\n".join(offenders)
 
 
@@ -131,7 +136,7 @@ def test_the_layers_have_no_cycle() -> None:
     seen: dict[str, int] = {}
 
     def visit(part: str, path: tuple[str, ...]) -> None:
-        assert part not in path or part in ("cli", "bench"), " -> ".join((*path, part))
+        assert part not in path, " -> ".join((*path, part))
         if part in path or seen.get(part):
             return
         for target in LAYERS[part]:
@@ -144,6 +149,16 @@ def test_the_layers_have_no_cycle() -> None:
 
 def test_the_ground_floor_imports_nothing_of_app() -> None:
     assert all(not LAYERS[part] for part in GROUND | {"engine"})
+
+
+def test_no_part_of_the_product_imports_the_tools() -> None:
+    assert [part for part, allowed in LAYERS.items() if "bench" in allowed] == []
+    assert LAYERS["bench"] == set(LAYERS) - {"bench", "__main__", "__init__"}
+
+
+def test_the_walk_sees_an_import_of_the_tools() -> None:
+    # bench/arena_cli.py imports bench.arena and bench.anchors inside its functions
+    assert {"bench", "bots", "engine", "players"} <= set(imported_parts(BENCH / "arena_cli.py"))
 
 
 def test_the_page_shows_the_table() -> None:

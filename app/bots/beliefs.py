@@ -12,7 +12,7 @@ sampler keeps the rules' exact inferences as hard constraints anyway).
 ``Beliefs.predict(view)`` runs the fitted multilayer perceptron with numpy alone (no training
 library is imported): for each card it gives the probability that each other seat holds it
 (relative seats 1, 2, 3), renormalised over the three seats.  The weights are
-``beliefs.npz`` beside this file, written by ``atout train fit`` (app/bench/train.py) with its
+``beliefs.npz`` beside this file, written by ``atout train fit`` (bench/train.py) with its
 provenance (command, data, date, held-out scores) in ``beliefs.json``.  docs/bots.md, "The
 model of the hidden cards".
 """

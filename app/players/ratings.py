@@ -19,7 +19,7 @@ whole game of its family and counts in full. ``rate(..., weight=share)`` counts 
 evidence that many times.
 
 The anchors of easy and hard are measured, not guessed: ``atout arena anchors --family F``
-(``app.bots.anchors``, docs/players.md) plays the levels against each other in the family's
+(``bench.anchors``, docs/players.md) plays the levels against each other in the family's
 game, turns the margins into the probability of winning a whole match and finds the mu gap
 for which openskill's own model predicts it. ``ANCHOR_FINGERPRINTS`` are the digests of the
 levels' decisions the figures were measured with; a test fails when a level's play changes,
@@ -95,7 +95,7 @@ ANCHORS: dict[str, dict[str, Rating]] = {
     },
 }
 # The digests of the levels' decisions the anchors above were measured with
-# (app.bots.anchors.fingerprint); tests/players/test_anchors.py compares them with the code's.
+# (bench.anchors.fingerprint); tests/players/test_anchors.py compares them with the code's.
 ANCHOR_FINGERPRINTS: dict[str, dict[str, str]] = {
     "classic": {
         "easy": "21:5f28825e415f2b8d",

@@ -1,4 +1,4 @@
-"""app/bench: the developer tools live apart from the product and load under ``atout bench``."""
+"""bench: the developer tools live apart from the product and load under ``atout bench``."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from app import cli
 def test_the_tools_are_subcommands_of_atout_bench() -> None:
     parser = cli.build_parser()
     args = parser.parse_args(["bench", "load", "--tables", "3", "--pace", "0"])
-    assert (args.tables, args.pace, args.func.__module__) == (3, 0.0, "app.bench.load")
+    assert (args.tables, args.pace, args.func.__module__) == (3, 0.0, "bench.load")
     args = parser.parse_args(["bench", "tune", "--samples", "10", "--only", "duel-8"])
-    assert (args.samples, args.only, args.func.__module__) == (10, ["duel-8"], "app.bench.tune")
+    assert (args.samples, args.only, args.func.__module__) == (10, ["duel-8"], "bench.tune")
     args = parser.parse_args(["bench", "publish", "--versions", "10"])
-    assert (args.versions, args.func.__module__) == (10, "app.bench.publish")
+    assert (args.versions, args.func.__module__) == (10, "bench.publish")
     assert parser.parse_args(["bench", "engine"]).bench_command == "engine"  # still loads too
 
 
@@ -54,7 +54,7 @@ def test_python_m_app_bench_tune_still_runs() -> None:
         [
             sys.executable,
             "-m",
-            "app.bench.tune",
+            "bench.tune",
             "--samples",
             "20",
             "--only",

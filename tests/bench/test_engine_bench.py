@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from app.bench.engine import _pick, playout, position_of
 from app.engine import Phase, apply, legal_actions, new_match
 from app.engine.actions import PLAYS
 from app.engine.game import legal_play_mask
+from bench.engine import _pick, playout, position_of
 
 CONFIGS = [
     ("classic", 4, {}),

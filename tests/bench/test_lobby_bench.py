@@ -13,7 +13,7 @@ from tests.conftest import PROJECT_ROOT
 
 def test_bench_lobby_is_a_subcommand() -> None:
     args = cli.build_parser().parse_args(["bench", "lobby", "--watchers", "3", "--public", "2"])
-    assert (args.watchers, args.public, args.func.__module__) == (3, 2, "app.bench.lobby")
+    assert (args.watchers, args.public, args.func.__module__) == (3, 2, "bench.lobby")
 
 
 def test_bench_lobby_reports_moves_and_lobby_latency() -> None:

@@ -1,4 +1,4 @@
-"""app/bench/sentinel.py: the machine's own pauses, the soak's reference.
+"""bench/sentinel.py: the machine's own pauses, the soak's reference.
 
 The sentinel is a real process; a pause of the machine is made by stopping it (SIGSTOP) for
 300 ms, which is what a host that does not run the virtual machine looks like from inside.
@@ -15,15 +15,13 @@ import sys
 import time
 from pathlib import Path
 
-from app.bench.sentinel import Spans, read_pauses
-from app.bench.soak import Soak, against_the_machine
+from bench.sentinel import Spans, read_pauses
+from bench.soak import Soak, against_the_machine
 
 
 def test_a_stopped_sentinel_writes_down_how_long_it_was_not_run(tmp_path: Path) -> None:
     out = tmp_path / "pauses.txt"
-    sentinel = subprocess.Popen(
-        [sys.executable, "-m", "app.bench.sentinel", str(out), str(tmp_path)]
-    )
+    sentinel = subprocess.Popen([sys.executable, "-m", "bench.sentinel", str(out), str(tmp_path)])
     try:
         time.sleep(1.0)  # started, and ticking
         stopped = time.monotonic()

@@ -57,7 +57,7 @@ def test_a_short_soak_evicts_restores_and_loses_no_move() -> None:
     assert isinstance(verdict["slots_cut_at_the_end"], int)
     # the load generator watches its own loop: a late client inflates what it measures
     assert all(isinstance(r["client_stall_ms"], float) for r in reports)
-    # ... and so does the machine, through a sentinel process (app/bench/sentinel.py)
+    # ... and so does the machine, through a sentinel process (bench/sentinel.py)
     assert all(r["machine_pause_ms"] >= 0 and r["disk_sync_ms"] >= 0 for r in reports)
     assert verdict["longest_client_stall_ms"] >= 0
     # the server's own histograms over the run, read at the end
@@ -116,14 +116,14 @@ def test_sigint_ends_a_soak_early_with_the_verdict_of_the_run_so_far() -> None:
 
 
 def test_a_traced_server_writes_snapshots_that_compare(tmp_path) -> None:
-    """``--tracemalloc``: the server (app/bench/traced.py) writes a snapshot at each SIGUSR2,
+    """``--tracemalloc``: the server (bench/traced.py) writes a snapshot at each SIGUSR2,
     and two of them give the lines whose live allocations grew."""
     import argparse
     import asyncio
 
     import httpx
 
-    from app.bench.soak import allocation_growth, start_server, take_snapshot
+    from bench.soak import allocation_growth, start_server, take_snapshot
 
     args = argparse.Namespace(database_url=None, idle_seconds=60, tracemalloc=True, trace_stalls=0)
 
@@ -153,14 +153,14 @@ class _Node:
 
 
 def test_the_garbage_census_finds_a_cycle_that_died_frozen() -> None:
-    """app/bench/traced.py ``garbage_census``: a cycle of objects frozen while alive and
+    """bench/traced.py ``garbage_census``: a cycle of objects frozen while alive and
     dropped later is never reclaimed by the server's collector (app/loop.py); a full
     collection with the frozen objects included finds it, named by type and by the line that
     allocated it (instances of classes carry no trace on Python 3.11: their type names them)."""
     import gc
     import tracemalloc
 
-    from app.bench.traced import garbage_census
+    from bench.traced import garbage_census
 
     started = tracemalloc.is_tracing()
     if not started:
@@ -194,7 +194,7 @@ def test_the_verdict_gives_the_move_p99_of_every_move_after_the_first_eviction_c
     import argparse
     import random
 
-    from app.bench.soak import Soak, verdict
+    from bench.soak import Soak, verdict
 
     soak = Soak(argparse.Namespace(idle_seconds=10), "http://127.0.0.1:1", random.Random(1))
     soak.plateau_latencies.extend([0.010] * 980 + [0.200] * 20)

@@ -30,7 +30,7 @@ def test_bench_solver_reports_each_kind_and_agrees_with_the_older_solver(
 
 def test_bench_solver_is_a_subcommand() -> None:
     args = cli.build_parser().parse_args(["bench", "solver", "--deals", "3", "--kind", "deal"])
-    assert (args.deals, args.kind, args.func.__module__) == (3, ["deal"], "app.bench.solver")
+    assert (args.deals, args.kind, args.func.__module__) == (3, ["deal"], "bench.solver")
 
 
 @pytest.mark.skipif(not dds.has_c(), reason="app.bots._dds is not built")

@@ -32,4 +32,4 @@ def test_bench_tournament_refuses_an_empty_field(capsys: pytest.CaptureFixture[s
 
 def test_bench_tournament_is_a_subcommand() -> None:
     args = cli.build_parser().parse_args(["bench", "tournament", "--rounds", "5"])
-    assert (args.rounds, args.pairs, args.func.__module__) == (5, None, "app.bench.tournament")
+    assert (args.rounds, args.pairs, args.func.__module__) == (5, None, "bench.tournament")

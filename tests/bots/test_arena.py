@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from app.bots import arena
-from app.bots.arena import deck_seed, play_deck, play_one, run, seatings
+from bench import arena
+from bench.arena import deck_seed, play_deck, play_one, run, seatings
 
 
 def test_two_sides_swap_every_seat() -> None:

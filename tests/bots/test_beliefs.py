@@ -152,7 +152,7 @@ def test_training_data_has_every_card_once(tmp_path: Path) -> None:
     """``atout bench train data``: at each kept decision every card is in the seat's hand,
     played, or held by exactly one other seat (the target); and the importance command reads
     such files with the committed model (numpy only: the fitting's library is not needed)."""
-    from app.bench import train
+    from bench import train
 
     x, y, _ = train.generate("classic", 6, 3, "medium", 4, 1)
     assert len(x) == len(y) > 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.bench.reads import format_reads, run_reads
+from bench.reads import format_reads, run_reads
 
 
 def test_the_reads_bench_measures_the_policys_agreement_and_the_real_worlds_rank() -> None:

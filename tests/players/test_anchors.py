@@ -1,4 +1,4 @@
-"""The bots' rating anchors (app/bots/anchors.py): the method's steps, the command, and the tie
+"""The bots' rating anchors (bench/anchors.py): the method's steps, the command, and the tie
 between the anchors of app/players/ratings.py and the levels' play."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.bots import anchors
 from app.players.ratings import ANCHOR_FINGERPRINTS, ANCHOR_SIGMA, ANCHORS, FAMILIES
+from bench import anchors
 
 RECOMPUTE = (
     "the play of the {level} bot in the {family} family changed since its rating anchor was "
@@ -92,7 +92,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_measures_from_given_plays(tmp_path: Path) -> None:
-    from app.bots.arena import run
+    from bench.arena import run
 
     files = []
     for strong, weak in (("medium", "easy"), ("hard", "medium")):

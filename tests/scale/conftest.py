@@ -1,5 +1,5 @@
 """Scale-out tests: real ``atout serve`` processes sharing PostgreSQL, a real HAProxy in front
-(deploy/haproxy.cfg, rendered by app/bench/cluster.py), real WebSocket clients.
+(deploy/haproxy.cfg, rendered by bench/cluster.py), real WebSocket clients.
 
 They run in ``make test-db`` (their modules are marked ``db``) when ATOUT_DATABASE_URL points at PostgreSQL, and
 skip with a reason on SQLite or without /usr/sbin/haproxy; under CI (``CI=true``) with
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from app.bench.cluster import HAPROXY, Cluster
+from bench.cluster import HAPROXY, Cluster
 from tests.conftest import EXTERNAL_DATABASE_URL, seed_of
 
 LEASE_SECONDS = "1.5"

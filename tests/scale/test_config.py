@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.bench.cluster import HAPROXY, HAPROXY_CFG, render_haproxy
+from bench.cluster import HAPROXY, HAPROXY_CFG, render_haproxy
 
 
 def test_the_rendered_config_is_the_shipped_one_with_local_ports(tmp_path: Path) -> None:

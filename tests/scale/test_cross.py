@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from app.bench.cluster import Cluster
+from bench.cluster import Cluster
 from tests.scale.table import RECONNECT_WITHIN, Table, check_history, new_friends_table, owner_of
 from tests.web.wsclient import Browser
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.bench.cluster import Cluster
+from bench.cluster import Cluster
 from tests.scale.table import Player
 from tests.web.test_live import play_randomly
 from tests.web.test_lobby import Watcher

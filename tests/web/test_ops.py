@@ -164,7 +164,7 @@ def test_the_watchdog_reports_a_300_ms_block_of_the_event_loop(local: TestClient
     after = local.get("/api/stats").json()
     assert slow_stalls(after) - slow_stalls(before) >= 1
     assert after["longest_stall_ms"] >= 250
-    # the long stall is kept with its time on the system's monotonic clock (app/bench/sentinel)
+    # the long stall is kept with its time on the system's monotonic clock (bench/sentinel)
     ((t, ms),) = [s for s in after["long_stalls"] if s not in before["long_stalls"] and s[1] >= 250]
     assert blocked_at + 0.25 <= t <= time.monotonic()
     found = families(local.get("/metrics").text)

@@ -22,9 +22,9 @@ import websockets
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.server import ServerProtocol
 
-from app.bench.load import setup_table
 from app.web.messages import TRANSPORT_MAX_FRAME_BYTES
 from app.web.wsprotocol import HTTPProtocol, WebSocketProtocol, release
+from bench.load import setup_table
 from tests.conftest import free_port
 
 HANDSHAKE = (

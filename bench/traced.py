@@ -1,4 +1,4 @@
-"""``python -m app.bench.traced DIR serve ...``: ``atout serve`` with ``tracemalloc`` on, for
+"""``python -m bench.traced DIR serve ...``: ``atout serve`` with ``tracemalloc`` on, for
 ``atout bench soak --tracemalloc``. Each SIGUSR2 writes a snapshot of the live allocations to
 ``DIR/snapshot-N.pickle`` (N = 1, 2, ...); the soak compares two of them taken on the plateau.
 Each SIGUSR1 writes ``DIR/garbage-N.json``: the cyclic garbage that a full collection finds

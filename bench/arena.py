@@ -42,9 +42,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.bots import ARENA_LEVELS, choose_action
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
-
-from . import ARENA_LEVELS, choose_action
 
 
 @dataclass
@@ -221,7 +220,7 @@ def play_deck(args: tuple[Any, ...]) -> DeckResult:
     variant, players, options, a, b, seed, index, budget_ms, *rest = args
     bid_level = rest[0] if rest else None
     deadline = rest[1] if len(rest) > 1 else True
-    from . import hard
+    from app.bots import hard
 
     before = hard.WALL_DEADLINE
     hard.WALL_DEADLINE = deadline
@@ -420,7 +419,7 @@ def _map(tasks: list[tuple[Any, ...]], workers: int) -> Iterator[DeckResult]:
         return
     import multiprocessing as mp
 
-    from . import warm_up
+    from app.bots import warm_up
 
     ctx = mp.get_context("spawn")
     with ctx.Pool(workers, initializer=warm_up) as pool:

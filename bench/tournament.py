@@ -22,7 +22,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from app.bench.load import machine
 from app.tournaments.swiss import (
     DATUM_TABLE,
     BoardScore,
@@ -35,6 +34,7 @@ from app.tournaments.swiss import (
     score_match,
     standings,
 )
+from bench.load import machine
 
 SubParsers = Any
 
@@ -151,7 +151,7 @@ def add_bench(bench: SubParsers) -> None:
     p.add_argument(
         "--live",
         action="store_true",
-        help="run a live event with the real runtime instead (app/bench/tournament_live.py): "
+        help="run a live event with the real runtime instead (bench/tournament_live.py): "
         "the deal gap between boards and the move times (default 64 pairs)",
     )
     p.add_argument("--clock", type=float, default=0.05, help="--live: stand-in clock (s)")
@@ -162,7 +162,7 @@ def add_bench(bench: SubParsers) -> None:
 
 def cmd_bench_tournament(args: argparse.Namespace) -> int:
     if args.live:
-        from app.bench.tournament_live import print_live, run_live_bench
+        from bench.tournament_live import print_live, run_live_bench
 
         live = run_live_bench(
             (args.pairs or [64])[0], args.rounds, args.boards, args.clock, args.level, args.workers

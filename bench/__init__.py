@@ -1,6 +1,9 @@
-"""Developer tools kept out of the product: benchmarks and offline fitting, ``atout bench ...``.
+"""Developer tools kept out of the product: benchmarks, offline fitting and the arena.
 
-The server never imports this package; ``app.cli`` does, as one of its plugins. Each module of
+This package sits beside ``app/`` in a checkout and is not installed with it (pyproject.toml
+packages only ``app``; the Docker image copies ``app/`` alone). It may import any part of the
+product; nothing in ``app`` imports it, except ``app.cli``, which imports it by name only when
+``atout bench ...`` or ``atout arena ...`` is asked for (``app.cli.TOOLS``). Each module of
 ``BENCHES`` defines ``add_bench(bench)``, which adds its own subcommand to ``atout bench``
 (``bench`` is the subparsers action of the ``bench`` command, see ``bench_parsers``):
 
@@ -24,32 +27,52 @@ The server never imports this package; ``app.cli`` does, as one of its plugins. 
   of the hidden cards, written to ``app/bots/beliefs.npz``;
 - ``tournament``  ``atout bench tournament``: the live Swiss's time to pair a round (and to
   score it), 64 and 256 pairs;
-- ``tune``  ``atout bench tune`` (also ``python -m app.bench.tune``): fits the bots' hand
+- ``tune``  ``atout bench tune`` (also ``python -m bench.tune``): fits the bots' hand
   valuation, written to ``app/bots/valuation_coefs.py``.
 
-A benchmark moved here from another package joins by adding its module to ``BENCHES``.
+A new benchmark joins by adding its module to ``BENCHES``.
+
+The arena is here too: ``arena`` (duplicate deals between two bot levels), ``anchors`` (the
+levels' rating anchors measured with it) and ``arena_cli`` (``atout arena ...``, registered by
+``app.cli`` on its own).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 SubParsers = Any  # argparse._SubParsersAction, which is private
 
+# The checkout: bench/ and app/ are in it
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def checkout_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's environment) with the checkout first on
+    ``PYTHONPATH``, for a child process that runs a module of ``bench`` from another folder."""
+    env = dict(os.environ if env is None else env)
+    paths = [str(ROOT), *(p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p)]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    return env
+
+
 BENCHES: tuple[str, ...] = (
-    "app.bench.engine",
-    "app.bench.failover",
-    "app.bench.load",
-    "app.bench.lobby",
-    "app.bench.publish",
-    "app.bench.reads",
-    "app.bench.soak",
-    "app.bench.solver",
-    "app.bench.train",
-    "app.bench.tournament",
-    "app.bench.tune",
+    "bench.engine",
+    "bench.failover",
+    "bench.load",
+    "bench.lobby",
+    "bench.publish",
+    "bench.reads",
+    "bench.soak",
+    "bench.solver",
+    "bench.train",
+    "bench.tournament",
+    "bench.tune",
 )
 
 

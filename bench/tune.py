@@ -1,5 +1,5 @@
 """Offline fitting of the bots' hand valuation (``atout bench tune``, or
-``python -m app.bench.tune``).
+``python -m bench.tune``).
 
 For each bidding *config* (see ``valuation``), deal many random deals, let the rollout
 policy of ``sim`` play them with a random taker and contract, and fit the taker side's

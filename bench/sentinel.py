@@ -1,6 +1,6 @@
 """The machine's own pauses: a reference that a benchmark runs beside the server it measures.
 
-``python -m app.bench.sentinel OUT DIR`` does almost nothing, and writes down when even that was
+``python -m bench.sentinel OUT DIR`` does almost nothing, and writes down when even that was
 late. Its main thread sleeps ``TICK_SECONDS`` at a time and notes each wake-up that came
 ``PAUSE_SECONDS`` or more late: ``cpu T MS``. A second thread writes a few bytes to a file in
 ``DIR`` every ``SYNC_EVERY_SECONDS`` and ``fsync``s it, and notes each sync that took
@@ -51,7 +51,7 @@ def watch_disk(out: TextIO, lock: threading.Lock, directory: Path, stop: threadi
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m app.bench.sentinel OUT DIR", file=sys.stderr)
+        print("usage: python -m bench.sentinel OUT DIR", file=sys.stderr)
         return 2
     lock = threading.Lock()
     stop = threading.Event()

@@ -43,6 +43,8 @@ from typing import Any
 
 import orjson
 
+from bench import checkout_env
+
 SubParsers = Any
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -165,7 +167,7 @@ async def wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> No
 
 
 def _env(extra: dict[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+    env = {k: v for k, v in checkout_env().items() if not k.startswith("ATOUT_")}
     env.update(extra)
     return env
 
@@ -194,7 +196,7 @@ async def start_bare(workdir: Path) -> Process:
     command = [
         "-m",
         "uvicorn",
-        "app.bench.bare:create_app",
+        "bench.bare:create_app",
         "--factory",
         "--host",
         "127.0.0.1",
@@ -720,8 +722,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 async def measure_servers(workdir: Path, args: argparse.Namespace) -> dict[str, Any]:
     """``--servers 1,2``: the same load through haproxy onto 1, then 2 processes."""
-    from app.bench.cluster import Cluster
     from app.persistence.db import is_sqlite
+    from bench.cluster import Cluster
 
     if not args.database_url or is_sqlite(args.database_url):
         raise BenchError("--servers needs --database-url postgresql+asyncpg://...")

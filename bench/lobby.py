@@ -38,7 +38,8 @@ from typing import Any
 
 import orjson
 
-from app.bench.load import (
+from bench import checkout_env
+from bench.load import (
     AtoutClient,
     BenchError,
     Process,
@@ -209,7 +210,7 @@ async def change_seats(
 
 
 def watcher_main() -> None:
-    """``python -c 'from app.bench.lobby import watcher_main; watcher_main()' WS COUNT OUT``"""
+    """``python -c 'from bench.lobby import watcher_main; watcher_main()' WS COUNT OUT``"""
     ws_base, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(_watchers(ws_base, count, Path(out)))
@@ -296,12 +297,13 @@ async def start_watchers(
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            "from app.bench.lobby import watcher_main; watcher_main()",
+            "from bench.lobby import watcher_main; watcher_main()",
             ws_base,
             str(count),
             str(out),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            env=checkout_env(),
             preexec_fn=(lambda: os.nice(nice)) if nice else None,
         )
         procs.append((proc, out))

@@ -1,6 +1,6 @@
 """The floor for `atout bench load`: a bare FastAPI WebSocket broadcast, no game, no database.
 
-    uvicorn app.bench.bare:create_app --factory
+    uvicorn bench.bare:create_app --factory
 
 ``/ws/bare/{table}`` forwards every text message to every socket of the same table (the sender
 included), as a room forwards an update to its four seats.

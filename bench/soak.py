@@ -51,7 +51,8 @@ from typing import Any
 
 import orjson
 
-from app.bench.load import (
+from bench import checkout_env
+from bench.load import (
     BenchError,
     Process,
     _loop_factory,
@@ -61,7 +62,7 @@ from app.bench.load import (
     machine,
     rss_mib,
 )
-from app.bench.sentinel import Spans, read_pauses
+from bench.sentinel import Spans, read_pauses
 
 SubParsers = Any
 STOP_GRACE_SECONDS = 30.0  # at the end, how long the slots may take to leave their tables
@@ -139,7 +140,7 @@ class Soak:
     sent: list[float] = field(default_factory=list)  # this interval's moves' send times
     plateau_sent: array[float] = field(default_factory=lambda: array("d"))
     plateau_at: float | None = None  # time.monotonic() at the first report past the first cycle
-    # the machine's own pauses (app/bench/sentinel.py) and the server's long loop stalls
+    # the machine's own pauses (bench/sentinel.py) and the server's long loop stalls
     # (/api/stats "long_stalls"), both on the system's monotonic clock
     pauses: list[tuple[str, float, float]] = field(default_factory=list)
     server_stalls: dict[float, float] = field(default_factory=dict)
@@ -414,13 +415,13 @@ async def start_server(workdir: Path, args: argparse.Namespace) -> Process:
     }
     command = ["-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)]
     if args.tracemalloc:
-        command[:2] = ["-m", "app.bench.traced", str(workdir)]
+        command[:2] = ["-m", "bench.traced", str(workdir)]
     return await _start(workdir / "server.log", port, command, env)
 
 
 async def take_snapshot(server: Process, workdir: Path, number: int) -> Path:
-    """Have the traced server (app/bench/traced.py) write its ``number``-th snapshot."""
-    from app.bench.traced import snapshot_path
+    """Have the traced server (bench/traced.py) write its ``number``-th snapshot."""
+    from bench.traced import snapshot_path
 
     path = snapshot_path(workdir, number)
     os.kill(server.pid, signal.SIGUSR2)
@@ -433,8 +434,8 @@ async def take_snapshot(server: Process, workdir: Path, number: int) -> Path:
 
 async def take_census(server: Process, workdir: Path) -> dict[str, Any]:
     """Have the traced server count the cyclic garbage among all its objects, frozen ones
-    included (app/bench/traced.py ``garbage_census``)."""
-    from app.bench.traced import garbage_path
+    included (bench/traced.py ``garbage_census``)."""
+    from bench.traced import garbage_path
 
     path = garbage_path(workdir, 1)
     os.kill(server.pid, signal.SIGUSR1)
@@ -539,7 +540,7 @@ async def report_loop(
             "server_move_p99_ms": server_p99,
             "client_stall_ms": round(1000 * client_stall, 1),
             # the longest pause of the machine itself in this interval (the sentinel's late
-            # wake-ups and slow syncs, app/bench/sentinel.py), 0.0: none of 50 ms or more
+            # wake-ups and slow syncs, bench/sentinel.py), 0.0: none of 50 ms or more
             "machine_pause_ms": round(
                 1000 * max((p for k, _, p in new_pauses if k == "cpu"), default=0.0), 1
             ),
@@ -621,7 +622,7 @@ AFTERMATH_SECONDS = 1.0  # after a pause of the machine, the tables catch up thi
 
 def against_the_machine(soak: Soak) -> dict[str, Any]:
     """The run after the first eviction cycle set beside the machine's own pauses (the
-    sentinel's, app/bench/sentinel.py): the server's stalls over 100 ms that met a pause of the
+    sentinel's, bench/sentinel.py): the server's stalls over 100 ms that met a pause of the
     machine's CPU, and those that did not (the server's own); the move p99 over the moves that
     no pause of the machine (CPU or disk sync, then ``AFTERMATH_SECONDS``) met."""
     if soak.plateau_at is None or soak.pauses_path is None:
@@ -710,7 +711,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     server = await start_server(workdir, args)
     pauses_path = workdir / "machine-pauses.txt"
     sentinel = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app.bench.sentinel", str(pauses_path), str(workdir)
+        sys.executable, "-m", "bench.sentinel", str(pauses_path), str(workdir), env=checkout_env()
     )
     try:
         soak = Soak(args, server.base_url, random.Random(args.seed), pauses_path=pauses_path)

@@ -37,11 +37,10 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from app.bots import choose_action
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
 from app.engine.scoring import top_at_target
 from app.engine.variants import get_rules
-
-from . import choose_action
 
 # family -> (variant, players): the game whose arena figures set the family's anchors
 GAMES: dict[str, tuple[str, int]] = {
@@ -176,8 +175,7 @@ def measure(
     ``plays`` (pair name "medium-easy"/"hard-medium" -> the ``plays`` of an arena run of the
     family's game) reuses measured plays instead of playing them again."""
     from app.players.ratings import Rating, display
-
-    from .arena import run
+    from bench.arena import run
 
     variant, players = GAMES[family]
     target = target_of(family)
@@ -291,7 +289,7 @@ def fingerprint(family: str, level: str) -> str:
     """A digest of ``level``'s decisions on ``fingerprint_positions(family)``, at the budget
     the arena uses (the hard level's default), without the wall-clock safety deadline (so
     that a loaded machine does not change it): ``decisions:sha256[:16]``."""
-    from . import hard
+    from app.bots import hard
 
     saved = hard.MIN_DEADLINE_S, hard.MAX_DEADLINE_S
     hard.MIN_DEADLINE_S = hard.MAX_DEADLINE_S = 3600.0

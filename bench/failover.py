@@ -3,7 +3,7 @@
     atout bench failover --kills 100 --freezes 20 --database-url postgresql+asyncpg://...
 
 Three ``atout serve`` processes on the PostgreSQL database, HAProxy in front
-(deploy/haproxy.cfg, app/bench/cluster.py), and one friends table of four browsers playing
+(deploy/haproxy.cfg, bench/cluster.py), and one friends table of four browsers playing
 random moves through the proxy. Each round plays a few moves (sometimes leaving one in
 flight), SIGKILLs the process holding the room's lease, waits for the four clients to reconnect
 through the proxy and for the next move to be acknowledged, and starts the killed process
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.cluster import Cluster, ClusterError
+from bench.cluster import Cluster, ClusterError
 
 SubParsers = Any
 
@@ -339,7 +339,7 @@ async def check(database_url: str, table: Table) -> tuple[int, int, int]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import websockets
 
-    from app.bench.load import machine
+    from bench.load import machine
 
     workdir = Path(tempfile.mkdtemp(prefix="atout-failover-"))
     rng = random.Random(args.seed)
