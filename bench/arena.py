@@ -42,8 +42,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import ARENA_LEVELS, choose_action
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
+from bench.levels import ARENA_LEVELS, choose_action
 
 
 @dataclass

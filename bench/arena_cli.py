@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any
 
-from app.bots import ARENA_LEVELS
 from app.engine.cli import read_json
+from bench.levels import ARENA_LEVELS
 
 
 def register(subparsers: Any) -> None:

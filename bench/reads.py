@@ -20,13 +20,13 @@ import sys
 import time
 from typing import Any
 
-from app.bots import choose_action
 from app.bots.bidding import bid_likelihood
 from app.bots.common import table_of
 from app.bots.hard import play_likelihood, policy_replay
 from app.bots.knowledge import Knowledge, read_view
 from app.bots.sampler import World, sample_world
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
+from bench.levels import choose_action
 
 
 def agreement(k: Knowledge, hands: list[int]) -> dict[str, list[int]]:

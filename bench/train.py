@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from app.bots import beliefs, choose_action
+from app.bots import beliefs
 from app.bots.beliefs import N_FEATURES, canonical, features, suit_order
 from app.engine import Phase, action_from_json, apply, new_match, next_to_move, seat_view
+from bench.levels import choose_action
 
 SubParsers = Any
 NONE = 255

@@ -158,7 +158,7 @@ def test_no_part_of_the_product_imports_the_tools() -> None:
 
 def test_the_walk_sees_an_import_of_the_tools() -> None:
     # bench/arena_cli.py imports bench.arena and bench.anchors inside its functions
-    assert {"bench", "bots", "engine", "players"} <= set(imported_parts(BENCH / "arena_cli.py"))
+    assert {"bench", "engine", "players"} <= set(imported_parts(BENCH / "arena_cli.py"))
 
 
 def test_the_page_shows_the_table() -> None:

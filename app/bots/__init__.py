@@ -16,7 +16,8 @@ LEVELS = ("easy", "medium", "hard")
 
 @dataclass(frozen=True, slots=True)
 class HardStyle:
-    """How a hard level differs from ``hard`` (docs/bots.md, "Levels").
+    """How a style of the hard search differs from ``hard`` (docs/bots.md, "Levels"); the
+    arena's experimental levels are such styles (bench/levels.py).
 
     ``exact_middle``: the exact solver of the whole card play values each world's cards in the
     middle of the deal, not playouts.  ``reads_play``: worlds weigh by how well the others'
@@ -36,24 +37,9 @@ class HardStyle:
     model_mix: float = 0.0
 
 
-# The levels the arena may also field besides ``LEVELS``, each measured against hard before it
-# may replace it: ``hard-v2`` with the exact middle game; ``hard-v1``, the hard bot as it was
-# before it read the taken card (the view's ``taken``), kept as the reference of that change;
-# ``hard-reads``, reading the play; ``hard-bid0``, leaving the medium bid in classic and coinche
-# whenever the simulations favour another action by one standard error; ``hard-n0``, playouts
-# with no random cards; ``hard-model``, worlds of the card play weighted half by the learned
-# model of the hidden cards; ``hard-v3``, the hard bot without that model (today's hard).
-HARD_LEVELS = {
-    "hard": HardStyle(),
-    "hard-v2": HardStyle(exact_middle=True),
-    "hard-v1": HardStyle(blind_to_taken=True),
-    "hard-reads": HardStyle(reads_play=True),
-    "hard-bid0": HardStyle(bid_margin=(("classic", 0.0), ("coinche", 0.0))),
-    "hard-n0": HardStyle(rollout_noise=0.0),
-    "hard-model": HardStyle(model_mix=0.5),
-    "hard-v3": HardStyle(),
-}
-ARENA_LEVELS = (*LEVELS, *(lv for lv in HARD_LEVELS if lv not in LEVELS))
+# The hard level people play. The arena's experimental hard levels (bench/levels.py) are other
+# styles of the same search, passed to ``choose_action`` as ``style``.
+HARD = HardStyle()
 
 
 def choose_action(
@@ -62,12 +48,17 @@ def choose_action(
     rng: random.Random,
     *,
     budget_ms: float | None = None,
+    style: HardStyle | None = None,
 ) -> dict[str, Any]:
-    """The action the bot of ``level`` takes in ``view`` (a seat view where it is to act).
+    """The action the bot of ``level`` (one of ``LEVELS``) takes in ``view`` (a seat view where
+    it is to act).
 
     ``budget_ms`` sets the hard bot's thinking budget (default ~120 ms of work on one core);
-    the other levels ignore it.
+    the other levels ignore it.  ``style``: another style of the hard search than ``HARD``
+    (the arena's experimental levels); only with ``hard``.
     """
+    if style is not None and level != "hard":
+        raise ValueError(f"a style goes with the hard level, not {level!r}")
     legal = view.get("legal") or []
     if not legal:
         raise ValueError("the bot is not to act in this view")
@@ -77,16 +68,16 @@ def choose_action(
         from .easy import choose
     elif level == "medium":
         from .medium import choose
-    elif level in HARD_LEVELS:
+    elif level == "hard":
         from .hard import choose as hard_choose
 
-        style = HARD_LEVELS[level]
+        style = HARD if style is None else style
         if style.blind_to_taken and view.get("taken"):
             view = {**view, "taken": None}
         action = hard_choose(view, rng, budget_ms=budget_ms, style=style)
         return _checked(action, legal)
     else:
-        raise ValueError(f"unknown level {level!r}; one of {', '.join(ARENA_LEVELS)}")
+        raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
     return _checked(choose(view, rng), legal)
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.bots import beliefs, choose_action
+from app.bots import beliefs
 from app.bots.hard import model_world_weights
 from app.engine import Phase, State, current_player, seat_view
+from bench.levels import choose_action
 
 from .helpers import states
 
@@ -135,13 +136,13 @@ def test_inference_imports_no_training_library() -> None:
     """The server's bots run the model with numpy alone."""
     code = (
         "import random, sys\n"
-        "from app.bots import choose_action, beliefs\n"
+        "from app.bots import HardStyle, choose_action, beliefs\n"
         "from app.engine import new_match, seat_view, current_player\n"
         "from tests.bots.test_beliefs import play_states\n"
         "s = play_states('classic', 1, 3)[-1]\n"
         "v = seat_view(s, current_player(s))\n"
         "assert beliefs.load() is not None\n"
-        "choose_action(v, 'hard-model', random.Random(1), budget_ms=5)\n"
+        "choose_action(v, 'hard', random.Random(1), budget_ms=5, style=HardStyle(model_mix=0.5))\n"
         "bad = [m for m in ('sklearn', 'torch', 'scipy') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

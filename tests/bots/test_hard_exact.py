@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import ARENA_LEVELS, LEVELS, choose_action, dds
+from app.bots import LEVELS, dds
 from app.bots.hard import dds_values
 from app.bots.knowledge import Knowledge
 from app.bots.score import Scorer
@@ -18,6 +18,7 @@ from app.bots.sim import legal_now, play_card
 from app.engine import Phase, seat_view
 from app.engine.cards import SUITS, card_list
 from bench.arena import run
+from bench.levels import ARENA_LEVELS, choose_action
 
 from .helpers import card, random_chooser, states
 
