@@ -170,3 +170,24 @@ def test_the_page_shows_the_table() -> None:
         if len(cells) >= 2 and re.fullmatch(r"`[\w.]+`", cells[0]):
             rows[cells[0].strip("`")] = set(re.findall(r"`([\w.]+)`", cells[1]))
     assert rows == LAYERS, "docs/architecture.md's layer table differs from tests/test_layers.py"
+
+
+def test_the_tools_are_not_shipped() -> None:
+    """The distribution packages ``app`` alone (pyproject.toml's package discovery) and the
+    image copies ``app/`` alone: ``bench/`` comes with a checkout only."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]["packages"]["find"]
+    packages = find_packages(str(ROOT), include=find["include"], exclude=find.get("exclude", ()))
+    assert "app" in packages and "app.bots" in packages
+    assert [p for p in packages if not p.startswith("app")] == []
+    copies = [
+        line.split()[1]
+        for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+        if line.startswith("COPY ")
+    ]
+    assert "app" in copies and not [c for c in copies if c.startswith("bench") or c == "."]
