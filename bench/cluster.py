@@ -28,7 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from bench import ROOT
+
+PROJECT_ROOT = ROOT  # the checkout: deploy/ and app/ beside bench/
 HAPROXY_CFG = PROJECT_ROOT / "deploy" / "haproxy.cfg"
 HAPROXY = "/usr/sbin/haproxy"
 
