@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.cluster import Cluster, ClusterError
+from bench.views import merge_view
 
 SubParsers = Any
 
@@ -152,7 +153,7 @@ class Client:
             if msg["version"] != self.version + 1:
                 raise AssertionError(f"version {msg['version']} after {self.version}")
             self.version = msg["version"]
-            self.view = {**(self.view or {}), **(msg["view"] or {})}
+            self.view = merge_view(self.view, msg["view"])
             events = json.dumps(msg.get("events"), sort_keys=True)
             if self.seen.setdefault(self.version, events) != events:
                 raise ForkSeen(self.version)

@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 
 from bench import checkout_env
+from bench.views import merge_view
 
 SubParsers = Any
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -349,14 +350,8 @@ class AtoutClient:
                 if kind == "state":
                     self.version, self.view = msg["version"], msg["view"]
                 elif kind == "update":
-                    # only the fields that changed since the previous version
-                    fresh = msg["view"]
                     self.version = msg["version"]
-                    self.view = (
-                        {**self.view, **fresh}
-                        if self.view is not None and fresh is not None
-                        else fresh
-                    )
+                    self.view = merge_view(self.view, msg["view"])
                     self.table.receive(msg["version"], self.stats)
                 if kind == "state":
                     self.seats = set(msg.get("seats_you_hold") or ())

@@ -63,6 +63,7 @@ from bench.load import (
     rss_mib,
 )
 from bench.sentinel import Spans, read_pauses
+from bench.views import merge_view
 
 SubParsers = Any
 STOP_GRACE_SECONDS = 30.0  # at the end, how long the slots may take to leave their tables
@@ -229,9 +230,8 @@ class Client:
                     self.seats = set(msg.get("seats_you_hold") or ())
                     soak.saw_state(game_id, self.version)
                 elif kind == "update":
-                    fresh = msg["view"]
                     self.version = msg["version"]
-                    self.view = {**self.view, **fresh} if self.view and fresh else fresh
+                    self.view = merge_view(self.view, msg["view"])
                 elif kind == "ack":
                     sent = self.sent_at.pop(msg["id"], None)
                     if sent is not None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from app.engine import Phase, action_from_json, apply, new_match, start_deal
 from app.engine.cards import cards_of, format_card, parse_card
+from bench.views import merge_view
 
 CARD = re.compile(r"^[789TJQKA][CDHS]$")
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[789TJQKA][CDHS](?![A-Za-z0-9])")
@@ -188,10 +189,7 @@ def check_messages(
         for key, view in _views_of(message):
             if view is None:
                 continue
-            if kind == "update" and held.get(key) is not None:
-                view = held[key] = {**held[key], **view}
-            else:
-                held[key] = view
+            view = held[key] = merge_view(held.get(key), view) if kind == "update" else view
             seat = view.get("seat")
             if seat is None:
                 if "hand" in view or "legal" in view or "discard" in view:

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.web.messages import ActionMessage, BadFrame, parse_incoming
+from bench.views import merge_view
 from tests.schema import check_sent
 from tests.web.wsclient import Browser
 
@@ -63,8 +64,7 @@ class Table:
             while wait_turn and not view["legal"]:
                 msg = json.loads(ws.recv(timeout=10))
                 if msg["type"] == "update":
-                    # an update carries the fields that changed
-                    version, view = msg["version"], {**view, **msg["view"]}
+                    version, view = msg["version"], merge_view(view, msg["view"])
             assert view["legal"], "the human should be to act"
             yield ws, version
 

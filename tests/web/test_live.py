@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.rooms.messages import validate_outgoing
+from bench.views import held_after
 from tests.database import stored_game as stored
 from tests.rooms.test_full_games import finished, stored_record
 from tests.web.conftest import start_server
@@ -390,7 +391,7 @@ async def test_forced_cards_are_played_only_for_a_single_legal_action_with_the_s
     view: dict[str, Any] = {}
     for msg in sock.log:
         if msg.get("type") in ("state", "update"):
-            view = {**view, **msg["view"]} if msg["type"] == "update" else dict(msg["view"])
+            view = held_after(msg, view) or {}
             legal_at[msg["version"]] = list(view.get("legal") or [])
     for version, event in by_actions(sock):
         if event["by"] == "claim":  # a computer's claim, played out by the server

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import websockets
 
+from bench.views import merge_view, merge_views
 from tests.schema import check_sent
 
 TIMEOUT = 20.0
@@ -110,10 +111,8 @@ class Socket:
         elif kind == "update":
             assert msg["version"] == self.version + 1, (self.version, msg["version"])
             self.version = msg["version"]
-            self.view, self.views = (
-                _merge(msg["view"], self.view),
-                _merge_all(msg.get("views") or {}, self.views),
-            )
+            self.view = merge_view(self.view, msg["view"])
+            self.views = merge_views(self.views, msg.get("views") or {})
         elif kind == "room":
             self.room = msg["room"]
         return msg
@@ -195,14 +194,3 @@ class Socket:
     @property
     def close_code(self) -> int | None:
         return self.ws.close_code
-
-
-def _merge(new: dict[str, Any] | None, old: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An update's view holds only the fields that changed since the previous version."""
-    if new is None or old is None:
-        return new
-    return {**old, **new}
-
-
-def _merge_all(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
-    return {seat: _merge(view, old.get(seat)) for seat, view in new.items()}
