@@ -126,6 +126,25 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def settled_measure(page: Any) -> dict[str, Any]:
+    """The page measured once its layout holds still: animations that end have ended, and two
+    measurements two frames apart agree (on a loaded machine a resize's re-render may land
+    after the first measurement)."""
+    page.evaluate(SETTLE_JS)
+    m = page.evaluate(MEASURE_JS)
+    for _ in range(50):
+        page.evaluate(FRAMES_JS)
+        page.evaluate(SETTLE_JS)
+        again = page.evaluate(MEASURE_JS)
+        if again == m:
+            return m
+        m = again
+    raise AssertionError("the layout never held still")
+
+
 def layout_problems(m: dict[str, Any]) -> list[str]:
     """Everything wrong with one measurement, in words (empty: the layout is right)."""
     problems: list[str] = []
@@ -171,8 +190,7 @@ def measure_all_sizes(page: Any, game: str, phase: str) -> list[str]:
         # the hand is laid out again on resize; let that settle, and cards that are flying in
         # or turning over land (animations that end: not the pulse of the seat to act)
         page.wait_for_timeout(120)
-        page.evaluate(SETTLE_JS)
-        m = page.evaluate(MEASURE_JS)
+        m = settled_measure(page)
         problems += [f"{game} {phase} {width}x{height}: {p}" for p in layout_problems(m)]
         name = SHOTS.get((game, phase, (width, height)))
         if name:
@@ -280,8 +298,7 @@ def test_many_declarations_stay_on_one_line_that_scrolls(server, chromium) -> No
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(120)
-        page.evaluate(SETTLE_JS)
-        problems += [f"{width}x{height}: {p}" for p in layout_problems(page.evaluate(MEASURE_JS))]
+        problems += [f"{width}x{height}: {p}" for p in layout_problems(settled_measure(page))]
         tops = {round(box["y"]) for box in (chips.nth(i).bounding_box() for i in range(offered))}
         assert len(tops) == 1, (width, height, tops)  # one line
         if width == 390:
