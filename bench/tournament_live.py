@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import random
 import statistics
@@ -61,11 +62,11 @@ async def _players(rooms: RoomManager, present: set[int], seed: int) -> None:
                 continue
             version = room.version
             action = rng.choice(legal_actions(state))
-            async with room.lock:
-                if room.closed or room.version != version:
-                    continue
-                with contextlib.suppress(Exception):
-                    await room.execute(seat, action, version, None, None)
+            with contextlib.suppress(Exception):
+                await room.post(
+                    functools.partial(room.execute, seat, action, version, None, None),
+                    functools.partial(_at, room, version),
+                )
         await asyncio.sleep(0.005)
 
 
@@ -80,6 +81,10 @@ class _Page:
     def send(self, text: str) -> None:
         self.messages += 1
         self.bytes += len(text.encode())
+
+
+def _at(room: Room, version: int) -> bool:
+    return room.version == version
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -231,11 +231,12 @@ class BotDriver:
         if state is None or room.version != version or self.to_act() != turn:
             return
         claims = by != "auto" and by != "claim" and not early and can_claim(state, seat)
+
+        def still() -> bool:
+            return room.version == version and self.to_act() == turn
+
         if claims:  # a bot, or a stand-in, claims the rest when it may (RULES.md §15)
-            async with room.lock:
-                if room.closed or room.version != version or self.to_act() != turn:
-                    return
-                await room.execute_claim(seat, version, None, None)
+            await room.post(lambda: room.execute_claim(seat, version, None, None), still)
             return
         if by == "claim":
             action: Action = claim_action(state)
@@ -246,10 +247,7 @@ class BotDriver:
         else:
             level = room.live.stand_in_level() if by else room.seats[seat].level
             action = await self.choose(state, seat, level or "medium")
-        async with room.lock:
-            if room.closed or room.version != version or self.to_act() != turn:
-                return
-            await room.execute(seat, action, version, None, None, by=by)
+        await room.post(lambda: room.execute(seat, action, version, None, None, by=by), still)
 
     async def stop(self) -> None:
         """Cancel the bot that is thinking (the room is closing)."""

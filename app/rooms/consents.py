@@ -177,9 +177,8 @@ class Consents:
     async def _deal_at_deadline(self, version: int, seconds: float) -> None:
         room = self.room
         await asyncio.sleep(seconds)
-        async with room.lock:
-            if room.closed or room.version != version or self.kind() != "next_deal":
-                return
+
+        async def deal() -> None:
             self._countdown = None
             state = room.state
             assert state is not None
@@ -190,6 +189,8 @@ class Consents:
                     "could not deal the next deal",
                     extra=game_fields(room.game_id, event="store_failed"),
                 )
+
+        await room.post(deal, lambda: room.version == version and self.kind() == "next_deal")
 
     async def agree(self, listener: Listener, kind: str, msg_id: str | None) -> None:
         """``consent`` of every seat ``listener`` holds; the caller holds the room's lock."""

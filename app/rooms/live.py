@@ -360,16 +360,20 @@ class Live:
         state = room.state
         if state is None or not self._still(seat, deadline, version):
             return
+
+        def still() -> bool:
+            return self._still(seat, deadline, version)
+
         if current_player(state) == seat:
             action = await room.bots.choose(state, seat, self.stand_in_level())
-            async with room.lock:
-                if not self._still(seat, deadline, version):
-                    return
-                await room.execute(seat, action, version, None, None, by="stand_in")
+            await room.post(
+                lambda: room.execute(seat, action, version, None, None, by="stand_in"), still
+            )
             return
-        async with room.lock:
-            if not self._still(seat, deadline, version):
-                return
+
+        async def agree() -> None:
             await room.consents.agree_for({seat})
             self.deadlines.pop(seat, None)
             self.rearm()
+
+        await room.post(agree, still)

@@ -83,11 +83,8 @@ class Public:
     async def _fill_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
         room = self.room
-        async with room.lock:
-            if room.closed or self.fill_at_ms() is None:
-                return
-            if not any(listener.seats for listener in room.listeners):
-                return  # nobody to play with: armed again when a player connects
+
+        async def fill() -> None:
             self._timer = None
             try:
                 await self.fill()
@@ -96,6 +93,14 @@ class Public:
                     "could not fill a public table",
                     extra=game_fields(room.game_id, event="fill_failed"),
                 )
+
+        # nobody to play with: armed again when a player connects
+        await room.post(
+            fill,
+            lambda: (
+                self.fill_at_ms() is not None and any(listener.seats for listener in room.listeners)
+            ),
+        )
 
     async def fill(self) -> None:
         """Computer players in the free seats, and the match starts (the caller holds the

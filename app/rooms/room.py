@@ -18,7 +18,9 @@ part named for it, as lila's round actor does:
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
 (step.py: the action checked and what it writes decided, changing nothing), then commits it
 (store, apply, acknowledge, publish). Every command takes the lock the same way (``_open``;
-``_command`` also answers a refusal to the connection that sent it).
+``_command`` also answers a refusal to the connection that sent it); a part's timer (a bot's
+turn, the clock's stand-in, the next deal's countdown, a public table's filling) ``post``s its
+command. No other file takes the lock.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -595,6 +597,19 @@ class Room:
     def _check_open(self) -> None:
         if self.closed:
             raise RoomClosed(self.game_id)
+
+    async def post(
+        self, command: Callable[[], Awaitable[None]], still: Callable[[], bool] = lambda: True
+    ) -> None:
+        """A command a part sends the room from its own timer (a bot's turn, the clock's
+        stand-in, the next deal's countdown, a public table's filling): run one at a time with
+        every other command, and only if the room is still open and ``still()`` still holds
+        when its turn comes (the turn it was armed for may be over). Only the room takes its
+        lock: the parts post."""
+        async with self.lock:
+            if self.closed or not still():
+                return
+            await command()
 
     @contextlib.asynccontextmanager
     async def _open(self) -> AsyncIterator[None]:
