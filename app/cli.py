@@ -178,7 +178,7 @@ def _no_tools(args: argparse.Namespace | None = None) -> int:
     return 2
 
 
-def register_tool_placeholder(subparsers: SubParsers, name: str, help_text: str) -> None:
+def register_unloaded_tool(subparsers: SubParsers, name: str, help_text: str) -> None:
     """A tool's command that is listed but not loaded (another command was asked for, or
     there is no checkout): it takes any arguments and says where the tools are."""
     parser = subparsers.add_parser(name, help=f"{help_text} (in a checkout)", add_help=False)
@@ -201,7 +201,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if tool is not None:
             tool.register(subparsers)
         else:
-            register_tool_placeholder(subparsers, name, help_text)
+            register_unloaded_tool(subparsers, name, help_text)
     return parser
 
 
