@@ -84,18 +84,7 @@ def new_match(
     # once: it stays compact (set one attribute at a time, it would have a table twice the
     # size, and every later state copies it: State.copy).
     state = object.__new__(State)
-    state.__dict__ = {
-        "rules": rules,
-        "scores": (0,) * rules.sides,
-        "reserve": 0,
-        "reserve_discarded": 0,
-        "results": (),
-        "logs": (),
-        "first_dealer": first_dealer,
-        "winner": None,
-        "_view": None,
-        "_results": None,
-    }
+    state.__dict__ = State.match_fields(rules, first_dealer)
     _begin_deal(state, first_dealer, _deck(rng, deck))
     return state
 

@@ -210,6 +210,70 @@ class State:
     _view: dict[str, Any] | None
     _results: tuple[tuple[DealResult, ...], list[dict[str, Any]]] | None
 
+    @staticmethod
+    def match_fields(rules: Rules, first_dealer: int) -> dict[str, Any]:
+        """A new match's match-level fields (and the caches that live for the whole match),
+        in one dict: ``new_match`` sets them, then the first deal's (``deal_fields``)."""
+        return {
+            "rules": rules,
+            "scores": (0,) * rules.sides,
+            "reserve": 0,
+            "reserve_discarded": 0,
+            "results": (),
+            "logs": (),
+            "first_dealer": first_dealer,
+            "winner": None,
+            "_view": None,
+            "_results": None,
+        }
+
+    @staticmethod
+    def deal_fields(players: int) -> dict[str, Any]:
+        """A new deal's fields before the variant deals it (each rules object keeps this dict
+        as ``Rules.deal_fields``; the values are immutable, so deals share them). ``_begin_deal``
+        sets them in one update, then the dealer, deck, ``to_act`` and ``leader``.
+
+        With ``match_fields`` these are every field declared above: tests/engine/test_state.py
+        checks that the declarations and the two dicts name the same fields."""
+        n = players
+        return {
+            "phase": Phase.BIDDING,
+            "dealer": 0,
+            "deck": (),
+            "hands": (0,) * n,
+            "piles": (),
+            "talons": (0,) * n,
+            "middle": 0,
+            "stock": (),
+            "upcard": -1,
+            "taken": -1,
+            "out_of_play": 0,
+            "to_act": 0,
+            "auction": Auction(),
+            "contract": None,
+            "trick": (),
+            "best": 0,
+            "leader": 0,
+            "tricks": (),
+            "points": (0,) * n,
+            "tricks_won": (0,) * n,
+            "discard": 0,
+            "exchanged": -1,
+            "exchange_seat": -1,
+            "declared": (False,) * n,
+            "announced": ((),) * n,
+            "belote_open": (0,) * n,
+            "belote_seats": (),
+            "belote_cards": 0,
+            "decl_sides": (None, None),
+            "_legal": None,
+            "claimer": -1,
+            "actions": (),
+            "bid_count": 0,
+            "flags": None,
+            "table": (),
+        }
+
     def copy(self) -> State:
         """A copy to change (``apply`` never changes the state it is given)."""
         new = object.__new__(State)

@@ -21,7 +21,7 @@ from ..cards import PLAIN_POINTS, RK, RQ, SA_POINTS, TA_POINTS, TRUMP_POINTS, fo
 from ..errors import IllegalAction, InvalidAction
 from ..play import ALL_TRUMP, NO_TRUMP, PlayFlags
 from ..scoring import FAILED, MADE, DealFacts, DealScore, ScoreWork, check_facts, top_at_target
-from ..state import Auction, Contract, DealResult, Event, Phase, State, Trick
+from ..state import Contract, DealResult, Event, Phase, State, Trick
 
 DENOM_TRUMP = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": NO_TRUMP, "AT": ALL_TRUMP}
 LADDER = ("C", "D", "H", "S", "NT", "AT")
@@ -137,46 +137,8 @@ class Rules(ABC):
         self.manual_declarations = bool(self.options.get("declarations")) and not self.options.get(
             "auto_declare", True
         )
-        # A new deal's fields, which game._begin_deal sets in one dict update (the values are
-        # immutable, so deals share them); it then sets the dealer, deck, to_act and leader.
-        n = players
-        self.deal_fields: dict[str, Any] = {
-            "phase": Phase.BIDDING,
-            "dealer": 0,
-            "deck": (),
-            "hands": (0,) * n,
-            "piles": (),
-            "talons": (0,) * n,
-            "middle": 0,
-            "stock": (),
-            "upcard": -1,
-            "taken": -1,
-            "out_of_play": 0,
-            "to_act": 0,
-            "auction": Auction(),
-            "contract": None,
-            "trick": (),
-            "best": 0,
-            "leader": 0,
-            "tricks": (),
-            "points": (0,) * n,
-            "tricks_won": (0,) * n,
-            "discard": 0,
-            "exchanged": -1,
-            "exchange_seat": -1,
-            "declared": (False,) * n,
-            "announced": ((),) * n,
-            "belote_open": (0,) * n,
-            "belote_seats": (),
-            "belote_cards": 0,
-            "decl_sides": (None, None),
-            "_legal": None,
-            "claimer": -1,
-            "actions": (),
-            "bid_count": 0,
-            "flags": None,
-            "table": (),
-        }
+        # A new deal's fields, which game._begin_deal sets in one dict update (State.deal_fields)
+        self.deal_fields: dict[str, Any] = State.deal_fields(players)
         self._play_flags = PlayFlags(
             overtake_plain=self.overtake_plain,
             partner_exception=self.partner_exception and self.players == 4,
