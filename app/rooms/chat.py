@@ -15,23 +15,17 @@ it: no card, no view, nothing the engine's views would hide (RULES.md §13).
 
 from __future__ import annotations
 
-import logging
 import time
 import weakref
 from collections import deque
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Mode, owner
-
-if TYPE_CHECKING:
-    from app.rooms.room import Room
-
-log = logging.getLogger("atout.rooms")
+from app.rooms.model import Listener, Mode
 
 HISTORY = 100  # lines kept and sent with the state
 MAX_TEXT = 200  # characters of a text line, after stripping
@@ -65,8 +59,11 @@ def line_of(row: repo.ChatRow) -> out.ChatLine:
 
 
 class Chat:
-    def __init__(self, room: Room) -> None:
-        self.room = owner(room)
+    """A room's chat lines and each connection's rate. It decides (who may write, a line as
+    it is kept) and holds no reference to its room: the room passes what it reads, and
+    stores, acknowledges and broadcasts (room.py ``say``, ``set_chat``)."""
+
+    def __init__(self) -> None:
         self.lines: deque[out.ChatLine] = deque(maxlen=HISTORY)
         # each connection's recent lines (monotonic times), for the rate limit
         self._sent: weakref.WeakKeyDictionary[Listener, deque[float]] = weakref.WeakKeyDictionary()
@@ -75,27 +72,25 @@ class Chat:
         self.lines.clear()
         self.lines.extend(line_of(r) for r in rows)
 
-    def is_on(self) -> bool:
-        return bool(self.room.settings["chat"])
+    def history(self, on: bool) -> list[out.ChatLine]:
+        """What a ``state`` carries: the last lines, or nothing while chat is off (``on``:
+        the table's ``settings.chat``)."""
+        return list(self.lines) if on else []
 
-    def history(self) -> list[out.ChatLine]:
-        """What a ``state`` carries: the last lines, or nothing while chat is off."""
-        return list(self.lines) if self.is_on() else []
+    # ------------------------------------------------------------------ decisions
 
-    # ------------------------------------------------------------------ commands
-
-    def _check_writer(self, listener: Listener) -> None:
-        room = self.room
-        if room.mode != Mode.FRIENDS:
+    def check_writer(self, listener: Listener, mode: Mode, settings: dict[str, Any]) -> None:
+        """Refuse a line ``listener`` may not write at a table of ``mode`` and ``settings``."""
+        if mode != Mode.FRIENDS:
             raise CommandError("not_allowed", "chat is for games with friends")
-        if not self.is_on():
+        if not settings["chat"]:
             raise CommandError("chat_off", "the host turned chat off")
-        if not listener.seats and not room.settings["spectator_chat"]:
+        if not listener.seats and not settings["spectator_chat"]:
             raise CommandError("spectator", "spectators read the chat but may not write")
 
-    def _take_rate(self, listener: Listener) -> None:
-        settings = self.room.services.settings
-        window, rate = settings.chat_window_seconds, settings.chat_rate
+    def take_rate(self, listener: Listener, window: float, rate: int) -> None:
+        """Count a line of ``listener`` against its ``rate`` lines per ``window`` seconds (a
+        sliding window), or refuse it with ``rate_limited``."""
         now = time.monotonic()
         sent = self._sent.get(listener)
         if sent is None:
@@ -109,24 +104,11 @@ class Chat:
             )
         sent.append(now)
 
-    async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
-        """A chat line from ``listener`` (kind and text already checked by the message model):
-        stored, acknowledged, then broadcast to every listener of the room."""
-        room = self.room
-        self._check_writer(listener)
-        self._take_rate(listener)
-        seat = listener.seats[0] if listener.seats else None
-        name = room.seats[seat].name if seat is not None else getattr(listener, "name", None)
-        now = datetime.now(UTC)
-        try:
-            stored = await room.store(
-                repo.insert_chat(room.game_id, seat, listener.identity_id, name, kind, text, now)
-            )
-        except Exception:
-            log.exception("could not store a chat line", extra={"game": room.game_id})
-            raise CommandError(
-                "server_error", "the message could not be saved; try again"
-            ) from None
+    def add(
+        self, stored: Any, seat: int | None, name: str | None, kind: str, text: str, at: datetime
+    ) -> out.ChatLine:
+        """Keep a line once stored (``stored``: what the insert returned, its id) and return it
+        as the ``chat`` message carries it."""
         last = self.lines[-1]["id"] if self.lines else 0
         line: out.ChatLine = {
             "id": int(stored) if isinstance(stored, int) else last + 1,
@@ -134,31 +116,15 @@ class Chat:
             "name": name,
             "kind": kind,
             "text": text,
-            "at": epoch_ms(now),
+            "at": epoch_ms(at),
         }
         self.lines.append(line)
-        if msg_id is not None:
-            room.send(listener, out.ack(msg_id, room.version))
-        room.publisher.broadcast(out.chat(line))
+        return line
 
-    async def configure(
-        self, listener: Listener, chat: bool, spectator_chat: bool, msg_id: str | None
-    ) -> None:
-        """The host turns chat on or off, and lets spectators write or not."""
-        room = self.room
-        if room.mode != Mode.FRIENDS:
-            raise CommandError("not_allowed", "chat is for games with friends")
-        if listener.identity_id != room.host_id:
-            raise CommandError("not_host", "only the host may change the chat's settings")
-        was_on = self.is_on()
-        stored = {**room.settings, "chat": chat, "spectator_chat": spectator_chat}
-        await room.store(repo.save_seats(room.game_id, [], settings=stored))
-        room.settings = stored
-        if msg_id is not None:
-            room.send(listener, out.ack(msg_id, room.version))
-        if chat and not was_on:
-            # chat is back: every listener gets the state, which carries the history again
-            for other in list(room.listeners):
-                room.publisher.send_state(other)
-        else:
-            room.broadcast_room()
+
+def check_configure(listener: Listener, mode: Mode, host_id: int | None) -> None:
+    """Refuse chat switches that ``listener`` may not change."""
+    if mode != Mode.FRIENDS:
+        raise CommandError("not_allowed", "chat is for games with friends")
+    if listener.identity_id != host_id:
+        raise CommandError("not_host", "only the host may change the chat's settings")

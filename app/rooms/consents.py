@@ -209,7 +209,7 @@ class Consents:
                 room.live.deadlines.pop(seat, None)
             room.live.rearm()
         if msg_id is not None:
-            room.publisher.send(listener, out.ack(msg_id, room.version))
+            room.send(listener, out.ack(msg_id, room.version))
         await self._complete(kind)
 
     async def agree_for(self, seats: set[int]) -> None:
@@ -260,7 +260,7 @@ class Consents:
     async def _complete(self, kind: str) -> None:
         room = self.room
         if not set(self.needed()) <= self.agreed:
-            room.publisher.broadcast_room()
+            room.broadcast_room()
             return
         if kind == "next_deal":
             assert room.state is not None
@@ -268,10 +268,8 @@ class Consents:
         else:
             room.rematch_id = await room.services.create_rematch(room)
             self.clear()
-            room.publisher.broadcast(
-                out.rematch(room.rematch_id, room.services.url(room.rematch_id))
-            )
-            room.publisher.broadcast_room()
+            room.broadcast(out.rematch(room.rematch_id, room.services.url(room.rematch_id)))
+            room.broadcast_room()
 
     async def _store(self, kind: str, agreed: set[int]) -> None:
         """Write the consent being collected, tagged with its kind and the room's version: a

@@ -160,13 +160,13 @@ class Live:
                 "stand-in plays an away seat",
                 extra={"event": "stand_in", "game": room.game_id, "seat": seat},
             )
-            room.publisher.broadcast_room()
+            room.broadcast_room()
             await room.consents.check()
             room.bots.schedule()
             return
         self.votes[seat] = votes
         self._acked(listener, msg_id)
-        room.publisher.broadcast_room()
+        room.broadcast_room()
 
     async def back(self, listener: Listener, msg_id: str | None) -> None:
         """``back``: the stand-in stops for every seat the sender holds."""
@@ -178,7 +178,7 @@ class Live:
             raise CommandError("not_allowed", "the stand-in plays none of your seats")
         await self.take_back([s.seat for s in held])
         self._acked(listener, msg_id)
-        room.publisher.broadcast_room()
+        room.broadcast_room()
         room.bots.schedule()
 
     async def take_back(self, seats: list[int]) -> None:
@@ -214,7 +214,7 @@ class Live:
 
     def _acked(self, listener: Listener, msg_id: str | None) -> None:
         if msg_id is not None:
-            self.room.publisher.send(listener, out.ack(msg_id, self.room.version))
+            self.room.send(listener, out.ack(msg_id, self.room.version))
 
     # ------------------------------------------------------------------ the clock
 

@@ -141,7 +141,7 @@ class Public:
         room.public = public
         room.settings = settings
         self.arm()
-        room.publisher.broadcast_room()
+        room.broadcast_room()
 
     async def sit(self, identity_id: int, seat: int | None, name: str | None) -> dict[str, Any]:
         """ "Sit here" (``seat``; None: any free seat): a free seat of a waiting table is taken
@@ -177,7 +177,7 @@ class Public:
         new.heir_id, new.heir_name = identity_id, name
         await room.store(repo.save_seats(room.game_id, [new.row()]))
         room.seats[target] = new
-        room.publisher.broadcast_room()
+        room.broadcast_room()
         return {"role": "heir", "seat": target}
 
     # ------------------------------------------------------------------ the end of a deal

@@ -1,4 +1,4 @@
-"""What each listener of a room is sent: views, their changes, and the resume buffer.
+"""What each listener of a room is sent of its versions: views, their changes, the resume buffer.
 
 What a listener may see is computed at send time from the engine's views (RULES.md §13):
 events addressed to a seat go only to that seat's holder. The room never awaits a listener:
@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from app.engine import Event, State, seat_view, spectator_view
 from app.engine.views import clear_view_cache, seat_fields
 from app.rooms import messages as out
-from app.rooms.model import Listener, owner
-
-if TYPE_CHECKING:
-    from app.rooms.room import Room
+from app.rooms.model import Listener
 
 HISTORY_SIZE = 64  # versions kept per room for ``resume`` (a classic deal is ~37)
 
@@ -63,55 +60,18 @@ def views_of(state: State | None, seats: tuple[int, ...]) -> tuple[Any, dict[str
 
 
 class Publisher:
-    """Sends a room's versions and room changes to its listeners; keeps the resume buffer."""
+    """What a room's listeners are sent of its versions: each version's ``update`` texts, made
+    once per held-seats tuple, and the resume buffer. It holds no reference to its room: the
+    room passes what it reads (the version, the listeners, the states) and sends what it
+    returns (room.py ``publish``, ``resume``)."""
 
-    def __init__(self, room: Room) -> None:
-        self.room = owner(room)
+    def __init__(self) -> None:
         self.history: deque[Step] = deque(maxlen=HISTORY_SIZE)
         # the seat fields last sent (seat -> seat_fields) and the state they were made of
         self._fields: dict[int, dict[str, Any]] = {}
         self._fields_of: State | None = None
         # the version of the whole state each connection was last sent (resume)
         self.state_sent: weakref.WeakKeyDictionary[Listener, int] = weakref.WeakKeyDictionary()
-
-    # ------------------------------------------------------------------ single messages
-
-    def send(self, listener: Listener, message: Any) -> None:
-        listener.send(out.dumps(message))
-
-    def broadcast(self, message: Any) -> None:
-        text = out.dumps(message)
-        for listener in list(self.room.listeners):
-            listener.send(text)
-
-    def state_message(self, listener: Listener) -> out.StateMsg:
-        room = self.room
-        view, views = views_of(room.state, listener.seats)
-        return out.state(
-            room.version,
-            listener.seats,
-            view,
-            views,
-            room.room_json(listener.identity_id),
-            room.chat.history(),
-            room.moves_by(),
-        )
-
-    def send_state(self, listener: Listener) -> None:
-        self.send(listener, self.state_message(listener))
-        self.state_sent[listener] = self.room.version
-
-    def broadcast_room(self, skip: Listener | None = None) -> None:
-        room = self.room
-        for listener in list(room.listeners):
-            if listener is not skip:
-                self.send(listener, out.room(room.room_json(listener.identity_id)))
-        lobby = room.services.lobby
-        if lobby is not None:  # the seats may have changed: the lobby reads them (lobby.py)
-            lobby.room_changed(room)
-        push = getattr(room.services, "push", None)
-        if push is not None:  # a table starting, a guest seated (app/web/push.py)
-            push.room_changed(room)
 
     # ------------------------------------------------------------------ versions
 
@@ -146,19 +106,22 @@ class Publisher:
             message["views"] = changes
         return out.dumps(message)
 
-    def publish(self, before: State | None, state: State, events: list[Event]) -> Step:
-        """Send the room's new version (``room.version``, ``room.state`` already set) to
-        everyone; ``before`` is the state of the previous version.
-
-        The update is made for every seats tuple a listener holds and for every human's seats
-        even while away, so that a reconnecting player can ``resume`` from the buffer."""
-        room = self.room
-        version = room.version
-        wanted = {listener.seats for listener in room.listeners}
-        wanted.update(room.seats_of(s.identity_id) for s in room.seats if s.identity_id is not None)
+    def publish(
+        self,
+        version: int,
+        wanted: set[tuple[int, ...]],
+        before: State | None,
+        state: State,
+        events: list[Event],
+    ) -> Step:
+        """The ``update`` texts of a room's new ``version`` (``before``: the state of the
+        previous version), one per seats tuple in ``wanted``, kept in the resume buffer. The
+        room asks for every seats tuple a listener holds and for every human's seats even
+        while away, so that a reconnecting player can ``resume`` from the buffer."""
         events_json = [(e.to, e.to_json()) for e in events]
         # Once per version: the shared fields' changes, and each seat's own fields' changes.
-        # The previous state's views are cached on it (the engine's cache, which ``clear_view_cache`` drops; here: ``_fields``).
+        # The previous state's views are cached on it (the engine's cache, which
+        # ``clear_view_cache`` drops; here: ``_fields``).
         common: dict[str, Any] | None = None
         own: dict[int, dict[str, Any]] = {}
         fields = {}
@@ -182,27 +145,20 @@ class Publisher:
             clear_view_cache(before)
         step = Step(version, texts)
         self.history.append(step)
-        for listener in list(room.listeners):
-            listener.send(texts[seats_key(listener.seats)])
-        push = getattr(room.services, "push", None)  # None: a room built without services
-        if push is not None:  # the turn of a player whose page is hidden (app/web/push.py)
-            push.published(room)
         return step
 
-    def resume(self, listener: Listener, version: int) -> None:
-        """Send what the client missed after ``version``, or a fresh state. A client that
-        was sent a whole state at ``version`` or later on this connection (every new socket
-        gets one first) has nothing to catch up on: its ``resume`` is answered with nothing,
-        rather than with updates its state already holds."""
-        current = self.room.version
+    def missed(self, listener: Listener, version: int, current: int) -> list[str] | None:
+        """What a client that asks to ``resume`` after ``version`` missed, the room being at
+        ``current``: the updates' texts in order, or None when only a fresh state will do.
+        A client that was sent a whole state at ``version`` or later on this connection (every
+        new socket gets one first) has nothing to catch up on: ``[]``, rather than updates its
+        state already holds."""
         if version == current or version <= self.state_sent.get(listener, -1):
-            return
+            return []
         history = self.history
         first = history[0].version if history else current + 1
         key = seats_key(listener.seats)
         missed = [step for step in history if step.version > version]
         if version > current or version + 1 < first or any(key not in s.texts for s in missed):
-            self.send_state(listener)
-            return
-        for step in missed:
-            listener.send(step.texts[key])
+            return None
+        return [step.texts[key] for step in missed]

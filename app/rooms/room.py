@@ -6,14 +6,21 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does:
+part named for it, as lila's round actor does. Two parts decide and hold no reference to the
+room: the room passes them what they read, and stores, acknowledges and sends what they
+return:
 
-* ``publisher`` (publisher.py): what each listener is sent, the resume buffer;
+* ``publisher`` (publisher.py): each version's update texts, the resume buffer;
+* ``chat`` (chat.py): who may write, the rate limit, the lines kept (beside the game, never in
+  its record).
+
+The others still reach the room through a weak proxy (model.py ``owner``):
+
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``consents`` (consents.py): the next deal's and the rematch's agreements;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
-* ``live`` (live.py): the decision clock, who is away, the stand-in's seats.
-* ``chat`` (chat.py): the table chat, beside the game and never in its record.
+* ``live`` (live.py): the decision clock, who is away, the stand-in's seats;
+* ``public_table`` (public.py): a public table's filling and its seats' hand-over.
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
 (step.py: the action checked and what it writes decided, changing nothing), then commits it
@@ -32,6 +39,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from app.bots import LEVELS
@@ -68,6 +76,7 @@ from app.persistence.leases import Fenced, Lease, LeaseLost
 from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import Chat
+from app.rooms.chat import check_configure as check_chat_configure
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError, RoomClosed, RoomMoved
 from app.rooms.live import Live
@@ -83,7 +92,7 @@ from app.rooms.model import (
     table_settings,
 )
 from app.rooms.public import Public
-from app.rooms.publisher import Publisher, Step
+from app.rooms.publisher import Publisher, Step, seats_key, views_of
 from app.rooms.seating import Seating
 from app.rooms.step import StepPlan, StepTable, WireAction, plan_step
 from app.rooms.step import mark_events as _mark_events  # noqa: F401 (tests/rooms/test_live.py)
@@ -139,7 +148,7 @@ class Room:
         self.settings = table_settings(self.mode, self.settings)
         self.lock = asyncio.Lock()
         self.rng: random.Random = seeded(self.services, self.variant)
-        self.publisher = Publisher(self)
+        self.publisher = Publisher()
         self.seating = Seating(self)
         self.consents = Consents(self)
         self.bots = BotDriver(self)
@@ -147,7 +156,7 @@ class Room:
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
         # PostgreSQL: this process's lease of the room; every write is fenced by it (leases.py)
         self.lease: Lease | None = None
-        self.chat = Chat(self)
+        self.chat = Chat()
         self.public_table = Public(self)
 
     # ------------------------------------------------------------------ construction
@@ -480,21 +489,56 @@ class Room:
 
     # ------------------------------------------------------------------ publishing
 
-    def state_message(self, listener: Listener) -> out.StateMsg:
-        return self.publisher.state_message(listener)
-
     def send(self, listener: Listener, message: Any) -> None:
-        self.publisher.send(listener, message)
+        listener.send(out.dumps(message))
+
+    def broadcast(self, message: Any) -> None:
+        text = out.dumps(message)
+        for listener in list(self.listeners):
+            listener.send(text)
+
+    def state_message(self, listener: Listener) -> out.StateMsg:
+        view, views = views_of(self.state, listener.seats)
+        return out.state(
+            self.version,
+            listener.seats,
+            view,
+            views,
+            self.room_json(listener.identity_id),
+            self.chat.history(self.settings["chat"]),
+            self.moves_by(),
+        )
+
+    def send_state(self, listener: Listener) -> None:
+        self.send(listener, self.state_message(listener))
+        self.publisher.state_sent[listener] = self.version
 
     def broadcast_room(self, skip: Listener | None = None) -> None:
-        self.publisher.broadcast_room(skip)
+        for listener in list(self.listeners):
+            if listener is not skip:
+                self.send(listener, out.room(self.room_json(listener.identity_id)))
+        lobby = self.services.lobby
+        if lobby is not None:  # the seats may have changed: the lobby reads them (lobby.py)
+            lobby.room_changed(self)
+        push = getattr(self.services, "push", None)
+        if push is not None:  # a table starting, a guest seated (app/web/push.py)
+            push.room_changed(self)
 
     def publish(self, state: State, events: list[Event]) -> Step:
-        """The change is committed: make it the current version and send it to everyone."""
+        """The change is committed: make it the current version and send it to everyone (the
+        texts are made by the publisher, once per seats tuple)."""
         self.version += 1
         before = self.state
         self.state = state
-        step = self.publisher.publish(before, state, events)
+        wanted = {listener.seats for listener in self.listeners}
+        wanted.update(self.seats_of(s.identity_id) for s in self.seats if s.identity_id is not None)
+        step = self.publisher.publish(self.version, wanted, before, state, events)
+        texts = step.texts
+        for listener in list(self.listeners):
+            listener.send(texts[seats_key(listener.seats)])
+        push = getattr(self.services, "push", None)  # None: a room built without services
+        if push is not None:  # the turn of a player whose page is hidden (app/web/push.py)
+            push.published(self)
         self.last_active = time.monotonic()
         return step
 
@@ -508,8 +552,14 @@ class Room:
         self.seating.detach(listener)
 
     def resume(self, listener: Listener, version: int) -> None:
-        """Send what the client missed after ``version``, or a fresh state."""
-        self.publisher.resume(listener, version)
+        """Send what the client missed after ``version`` (the publisher's buffer), or a fresh
+        state."""
+        missed = self.publisher.missed(listener, version, self.version)
+        if missed is None:
+            self.send_state(listener)
+            return
+        for text in missed:
+            listener.send(text)
 
     # ------------------------------------------------------------------ seats
 
@@ -634,7 +684,7 @@ class Room:
                 reason = exc.reason if action else None
                 self.send(listener, out.error(exc.code, exc.message, msg_id, reason))
                 if action and exc.code == "stale_version":
-                    self.publisher.send_state(listener)
+                    self.send_state(listener)
 
     def _seat_for(self, listener: Listener, seat: int | None) -> int:
         if not listener.seats:
@@ -819,16 +869,49 @@ class Room:
             await self.consents.agree(listener, kind, msg_id)
 
     async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
-        """A table-chat line (chat.py); never part of the game or its version."""
+        """A table-chat line (chat.py decides who may write); never part of the game or its
+        version: stored, acknowledged, then broadcast to every listener of the room."""
         async with self._command(listener, msg_id):
-            await self.chat.say(listener, kind, text, msg_id)
+            chat, settings = self.chat, self.services.settings
+            chat.check_writer(listener, self.mode, self.settings)
+            chat.take_rate(listener, settings.chat_window_seconds, settings.chat_rate)
+            seat = listener.seats[0] if listener.seats else None
+            name = self.seats[seat].name if seat is not None else getattr(listener, "name", None)
+            now = datetime.now(UTC)
+            try:
+                stored = await self.store(
+                    repo.insert_chat(
+                        self.game_id, seat, listener.identity_id, name, kind, text, now
+                    )
+                )
+            except Exception:
+                log.exception("could not store a chat line", extra={"game": self.game_id})
+                raise CommandError(
+                    "server_error", "the message could not be saved; try again"
+                ) from None
+            line = chat.add(stored, seat, name, kind, text, now)
+            if msg_id is not None:
+                self.send(listener, out.ack(msg_id, self.version))
+            self.broadcast(out.chat(line))
 
     async def set_chat(
         self, listener: Listener, chat: bool, spectator_chat: bool, msg_id: str | None
     ) -> None:
-        """The host's chat switches (chat.py)."""
+        """The host turns chat on or off, and lets spectators write or not (chat.py)."""
         async with self._command(listener, msg_id):
-            await self.chat.configure(listener, chat, spectator_chat, msg_id)
+            check_chat_configure(listener, self.mode, self.host_id)
+            was_on = bool(self.settings["chat"])
+            stored = {**self.settings, "chat": chat, "spectator_chat": spectator_chat}
+            await self.store(repo.save_seats(self.game_id, [], settings=stored))
+            self.settings = stored
+            if msg_id is not None:
+                self.send(listener, out.ack(msg_id, self.version))
+            if chat and not was_on:
+                # chat is back: every listener gets the state, which carries the history again
+                for other in list(self.listeners):
+                    self.send_state(other)
+            else:
+                self.broadcast_room()
 
     async def set_level(self, listener: Listener, level: str, msg_id: str | None) -> None:
         async with self._command(listener, msg_id):

@@ -70,9 +70,9 @@ class Seating:
         room.last_active = time.monotonic()
         after = self.connected_seats()
         room.live.presence(before, after)
-        room.publisher.send_state(listener)  # carries the room too
+        room.send_state(listener)  # carries the room too
         if after != before or not listener.seats:
-            room.publisher.broadcast_room(skip=listener)
+            room.broadcast_room(skip=listener)
         room.bots.schedule()
         if listener.seats and room.public:
             room.public_table.arm()  # a public table fills once a player is there
@@ -87,7 +87,7 @@ class Seating:
         after = self.connected_seats()
         room.live.presence(before, after)
         if after != before or not listener.seats:
-            room.publisher.broadcast_room()
+            room.broadcast_room()
             room.consents.presence_changed()
 
     def refresh_listener_seats(self) -> None:
@@ -97,7 +97,7 @@ class Seating:
             new = room.seats_of(listener.identity_id)
             if new != listener.seats:
                 listener.seats = new
-                room.publisher.send_state(listener)
+                room.send_state(listener)
 
     # ------------------------------------------------------------------ seat changes
 
@@ -143,7 +143,7 @@ class Seating:
         await room.store(repo.save_seats(room.game_id, [s.row() for s in changed.values()]))
         room.seats = seats
         self.refresh_listener_seats()
-        room.publisher.broadcast_room()
+        room.broadcast_room()
         return room.room_json(identity_id)
 
     async def save(
@@ -168,7 +168,7 @@ class Seating:
                 committed()
             room.seats = seats
             self.refresh_listener_seats()
-            room.publisher.broadcast_room()
+            room.broadcast_room()
             return
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
         deal = repo.DealRow(0, state.dealer, deck_strings(state))
@@ -190,7 +190,7 @@ class Seating:
         self.refresh_listener_seats()
         room.live.set(deadlines)
         room.public_table.stop()
-        room.publisher.broadcast_room()
+        room.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
         room.bots.schedule()
 
@@ -266,7 +266,7 @@ class Seating:
                 s.name = name
                 changed = True
         if changed:
-            self.room.publisher.broadcast_room()
+            self.room.broadcast_room()
 
     async def leave(self, identity_id: int) -> RoomInfo:
         """A player leaves a friends game in progress: his seats stay his, and the stand-in
@@ -300,7 +300,7 @@ class Seating:
         room.seats = seats
         for seat in held:
             room.live.votes.pop(seat, None)
-        room.publisher.broadcast_room()
+        room.broadcast_room()
         await room.consents.check()
         room.bots.schedule()
         log.info(

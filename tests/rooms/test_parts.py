@@ -1,0 +1,111 @@
+"""The parts of a room that decide without it (room.py): each is tested here with no Room, on
+the arguments the room would pass it."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import orjson
+import pytest
+
+from app.engine import apply, current_player, legal_actions, new_match, seat_view, spectator_view
+from app.rooms.chat import Chat, check_configure
+from app.rooms.errors import CommandError
+from app.rooms.model import Mode, table_settings
+from app.rooms.publisher import Publisher, seats_key
+from tests.rooms.harness import FakeListener
+
+
+def _versions(count: int) -> list[tuple[object, object, list]]:
+    """``count`` successive (before, state, events) of a seeded classic deal."""
+    state = new_match("classic", 4, seed=3)
+    rng = random.Random(3)
+    steps = []
+    for _ in range(count):
+        seat = current_player(state)
+        assert seat is not None
+        new, events = apply(state, rng.choice(list(legal_actions(state))), seat)
+        steps.append((state, new, events))
+        state = new
+    return steps
+
+
+def test_the_publisher_makes_one_text_per_seats_tuple_and_never_shows_a_hand_to_another():
+    publisher = Publisher()
+    wanted = {(0,), (1,), ()}
+    _, state, events = _versions(1)[0]
+    step = publisher.publish(1, wanted, None, state, events)  # no previous version: whole views
+    assert step.version == 1
+    assert set(step.texts) == {seats_key(s) for s in wanted}
+    spectator = orjson.loads(step.texts[seats_key(())])
+    assert spectator["type"] == "update" and spectator["version"] == 1
+    assert spectator["view"] == spectator_view(state)
+    assert "hand" not in spectator["view"]
+    for seat in (0, 1):
+        view = orjson.loads(step.texts[seats_key((seat,))])["view"]
+        assert view == seat_view(state, seat)  # its own hand, and only its own
+
+
+def test_resume_gives_the_missed_texts_in_order_or_asks_for_a_whole_state():
+    publisher = Publisher()
+    listener = FakeListener(1, (0,))
+    for version, (before, state, events) in enumerate(_versions(5), start=1):
+        publisher.publish(version, {(0,)}, before, state, events)
+    missed = publisher.missed(listener, 2, 5)
+    assert missed is not None
+    assert [orjson.loads(t)["version"] for t in missed] == [3, 4, 5]
+    assert publisher.missed(listener, 5, 5) == []  # up to date
+    assert publisher.missed(listener, 7, 5) is None  # ahead of the room: a whole state
+    other = FakeListener(2, (1,))
+    assert publisher.missed(other, 2, 5) is None  # seats the buffer has no text for
+    publisher.state_sent[listener] = 4  # this connection got a whole state at 4
+    assert publisher.missed(listener, 3, 5) == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "settings", "seats", "code"),
+    [
+        (Mode.COMPUTER, {}, (0,), "not_allowed"),
+        (Mode.FRIENDS, {"chat": False}, (0,), "chat_off"),
+        (Mode.FRIENDS, {}, (), "spectator"),
+        (Mode.FRIENDS, {"spectator_chat": True}, (), None),
+        (Mode.FRIENDS, {}, (1,), None),
+    ],
+)
+def test_who_may_write_in_the_chat(mode, settings, seats, code):
+    listener = FakeListener(1, seats)
+    stored = table_settings(Mode.FRIENDS, settings)
+    if code is None:
+        Chat().check_writer(listener, mode, stored)
+        return
+    with pytest.raises(CommandError) as refused:
+        Chat().check_writer(listener, mode, stored)
+    assert refused.value.code == code
+
+
+def test_the_chat_rate_is_per_connection_and_the_kept_lines_number_on():
+    chat = Chat()
+    ana, bob = FakeListener(1, (0,)), FakeListener(2, (1,))
+    for _ in range(3):
+        chat.take_rate(ana, 60.0, 3)
+    with pytest.raises(CommandError) as refused:
+        chat.take_rate(ana, 60.0, 3)
+    assert refused.value.code == "rate_limited"
+    chat.take_rate(bob, 60.0, 3)  # another connection has its own count
+    at = datetime(2026, 1, 2, tzinfo=UTC)
+    first = chat.add(41, 0, "Ana", "text", "hi", at)
+    second = chat.add(None, 1, "Bob", "emote", "smile", at)  # no id back: the next one
+    assert (first["id"], second["id"]) == (41, 42)
+    assert chat.history(True) == [first, second] and chat.history(False) == []
+
+
+def test_only_the_host_of_a_friends_table_configures_the_chat():
+    host = FakeListener(7, (0,))
+    check_configure(host, Mode.FRIENDS, 7)
+    with pytest.raises(CommandError) as refused:
+        check_configure(FakeListener(8, (1,)), Mode.FRIENDS, 7)
+    assert refused.value.code == "not_host"
+    with pytest.raises(CommandError) as refused:
+        check_configure(host, Mode.LOCAL, 7)
+    assert refused.value.code == "not_allowed"
