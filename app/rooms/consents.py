@@ -17,125 +17,120 @@ Each agreement is committed before it is acknowledged, as ``games.consents`` =
 ``{"kind", "version", "seats"}``: a restored room keeps it only while the kind is still the one
 asked and the room's version has not moved since, so a restart never makes a player agree
 twice and an old agreement never starts a later deal. Bots always agree.
+
+``Consents`` decides and holds no reference to its room: it reads the ``Facts`` the room passes
+(model.py), and the room stores, acknowledges, deals and runs the countdown's timer (room.py
+"consents").
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.engine import Phase, State
-from app.logging import game_fields
-from app.persistence import repository as repo
 from app.rooms import messages as out
 from app.rooms.errors import CommandError
-from app.rooms.model import Listener, Mode, Status, owner
+from app.rooms.model import Facts, Listener, Mode, Status
 
-if TYPE_CHECKING:
-    from app.rooms.room import Room
 
-log = logging.getLogger("atout.rooms")
+def deals_automatically(state: State, board: bool) -> bool:
+    """Whether the rules deal the next deal without the players' consent (every variant but a
+    duel deal that was played: ``Rules.next_deal_needs_consent``). ``board``: a tournament
+    board is one deal, and nothing follows it."""
+    if state.phase is not Phase.DEAL_OVER or board:
+        return False
+    return not state.rules.next_deal_needs_consent(state)
+
+
+def deals_at_once(state: State, board: bool) -> bool:
+    """The next deal is dealt in the step that ends this one: the rules deal on and there is no
+    summary to read (the deal was thrown in)."""
+    return deals_automatically(state, board) and state.results[-1].thrown_in
+
+
+def waits_for_every_seat(state: State, mode: Mode, board: bool) -> bool:
+    """``state`` ends a deal whose next one waits for every human seat, with no countdown (a
+    played ``duel`` deal): the consent is each seat's own decision (its clock runs)."""
+    return (
+        state.phase is Phase.DEAL_OVER
+        and not deals_at_once(state, board)
+        and not (mode == Mode.FRIENDS and deals_automatically(state, board))
+    )
+
+
+def seats_not_stood_in(f: Facts) -> list[int]:
+    """The human seats whose own player decides (the stand-in agrees for the seats it plays)."""
+    return [s for s in f.humans if s not in f.stand_in]
 
 
 class Consents:
-    def __init__(self, room: Room) -> None:
-        self.room = owner(room)
+    def __init__(self) -> None:
         self.agreed: set[int] = set()  # the human seats that agreed to ``kind()``
         self.deadline: int | None = None  # friends: the next deal's time, epoch milliseconds
-        self._countdown: asyncio.Task[None] | None = None
         self.clock: Callable[[], float] = time.time  # the deadline's clock (seconds)
 
     # ------------------------------------------------------------------ what is asked
 
-    def deals_automatically(self, state: State) -> bool:
-        """Whether the rules deal the next deal without the players' consent (every variant
-        but a duel deal that was played: ``Rules.next_deal_needs_consent``)."""
-        if state.phase is not Phase.DEAL_OVER or self.room.settings.get("board"):
-            return False  # a tournament board is one deal: nothing follows it
-        return not state.rules.next_deal_needs_consent(state)
-
-    def deals_at_once(self, state: State) -> bool:
-        """The next deal is dealt in the step that ends this one: the rules deal on and there
-        is no summary to read (the deal was thrown in)."""
-        return self.deals_automatically(state) and state.results[-1].thrown_in
-
-    def kind(self) -> str | None:
+    def kind(self, f: Facts) -> str | None:
         """The agreement the room waits for now, if any."""
-        room = self.room
-        state = room.state
-        if state is None or room.status == Status.WAITING:
+        state = f.state
+        if state is None or f.status == Status.WAITING:
             return None
-        if room.settings.get("board"):
+        if f.board:
             return None  # a tournament board: no next deal, no rematch
         if state.phase is Phase.MATCH_OVER:
-            return None if room.rematch_id else "rematch"
-        if state.phase is Phase.DEAL_OVER and not self.deals_at_once(state):
+            return None if f.rematch_id else "rematch"
+        if state.phase is Phase.DEAL_OVER and not deals_at_once(state, f.board):
             return "next_deal"
         return None
 
-    def _counts_down(self) -> bool:
+    def counts_down(self, f: Facts) -> bool:
         """Friends games deal the next deal at a deadline (a played duel deal waits for all)."""
-        room = self.room
-        state = room.state
+        state = f.state
         return (
-            room.mode == Mode.FRIENDS
+            f.mode == Mode.FRIENDS
             and state is not None
-            and self.kind() == "next_deal"
-            and self.deals_automatically(state)
+            and self.kind(f) == "next_deal"
+            and deals_automatically(state, f.board)
         )
 
-    def needed(self) -> list[int]:
+    def needed(self, f: Facts) -> list[int]:
         """The human seats whose agreement is waited for."""
-        room = self.room
-        humans = room.human_seats()
-        if self._counts_down():
-            connected = room.connected_seats()
-            return [s for s in humans if s in connected and not room.live.active(s)]
-        if self.kind() == "next_deal":  # the stand-in agrees for the seats it plays
-            return [s for s in humans if not room.live.active(s)]
-        return humans
+        if self.counts_down(f):
+            return [s for s in f.humans if s in f.connected and s not in f.stand_in]
+        if self.kind(f) == "next_deal":  # the stand-in agrees for the seats it plays
+            return seats_not_stood_in(f)
+        return list(f.humans)
 
-    def waits_for_every_seat(self, state: State) -> bool:
-        """``state`` ends a deal whose next one waits for every human seat, with no countdown
-        (a played ``duel`` deal): the consent is each seat's own decision (its clock runs)."""
-        return (
-            state.phase is Phase.DEAL_OVER
-            and not self.deals_at_once(state)
-            and not (self.room.mode == Mode.FRIENDS and self.deals_automatically(state))
-        )
+    def complete(self, f: Facts) -> bool:
+        """Every seat whose agreement is waited for has given it."""
+        return set(self.needed(f)) <= self.agreed
 
-    def needed_in(self, state: State) -> list[int]:
-        """``needed`` of the consent ``state`` asks for (``waits_for_every_seat``)."""
-        room = self.room
-        return [s for s in room.human_seats() if not room.live.active(s)]
-
-    def info(self) -> out.ConsentInfo:
-        kind = self.kind()
+    def info(self, f: Facts) -> out.ConsentInfo:
+        kind = self.kind(f)
         return {
             "kind": kind,
             "agreed": sorted(self.agreed) if kind else [],
-            "needed": self.needed() if kind else [],
+            "needed": self.needed(f) if kind else [],
         }
 
-    def next_deal_info(self) -> out.NextDealInfo | None:
+    def next_deal_info(self, f: Facts) -> out.NextDealInfo | None:
         """``room.next_deal``: who the next deal waits for, and until when (friends)."""
-        if self.kind() != "next_deal":
+        if self.kind(f) != "next_deal":
             return None
         return {
-            "waiting_for": [s for s in self.needed() if s not in self.agreed],
+            "waiting_for": [s for s in self.needed(f) if s not in self.agreed],
             "deadline": self.deadline,
         }
 
-    # ------------------------------------------------------------------ state changes
+    # ------------------------------------------------------------------ decisions
 
-    def restore(self, stored: dict[str, Any] | None) -> None:
+    def restore(self, stored: dict[str, Any] | None, f: Facts) -> None:
         """The agreement stored with the game, if it is still the one being asked."""
-        room = self.room
-        if stored and stored.get("version") == room.version and stored.get("kind") == self.kind():
-            humans = set(room.human_seats())
+        if stored and stored.get("version") == f.version and stored.get("kind") == self.kind(f):
+            humans = set(f.humans)
             self.agreed = {s for s in stored.get("seats", []) if s in humans}
 
     def clear(self) -> None:
@@ -145,144 +140,31 @@ class Consents:
         """Seats that are no longer human (their player left) agree no more."""
         self.agreed.difference_update(seats)
 
-    def opened(self) -> None:
-        """The room's consent kind changed: start the next deal's countdown if it has one."""
-        self.stop_countdown()
-        if not self._counts_down():
-            return
-        room = self.room
-        seconds = float(room.services.settings.next_deal_seconds)
-        self.deadline = int((self.clock() + seconds) * 1000)
-        self._countdown = asyncio.create_task(
-            self._deal_at_deadline(room.version, seconds), name=f"next-deal-{room.game_id}"
-        )
-
-    def presence_changed(self) -> None:
-        """A player left the table during a countdown: if everyone still there has pressed
-        Continue, the next deal is dealt now rather than at the deadline."""
-        needed = self.needed()
-        if self._counts_down() and needed and set(needed) <= self.agreed:
-            room = self.room
-            self.stop_countdown()
-            self._countdown = asyncio.create_task(
-                self._deal_at_deadline(room.version, 0.0), name=f"next-deal-{room.game_id}"
-            )
-
-    def stop_countdown(self) -> None:
-        self.deadline = None
-        task, self._countdown = self._countdown, None
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _deal_at_deadline(self, version: int, seconds: float) -> None:
-        room = self.room
-        await asyncio.sleep(seconds)
-
-        async def deal() -> None:
-            self._countdown = None
-            state = room.state
-            assert state is not None
-            try:
-                await room.deal_next(state)
-            except Exception:
-                log.exception(
-                    "could not deal the next deal",
-                    extra=game_fields(room.game_id, event="store_failed"),
-                )
-
-        await room.post(deal, lambda: room.version == version and self.kind() == "next_deal")
-
-    async def agree(self, listener: Listener, kind: str, msg_id: str | None) -> None:
-        """``consent`` of every seat ``listener`` holds; the caller holds the room's lock."""
-        room = self.room
+    def agreeing(self, listener: Listener, kind: str, f: Facts) -> set[int]:
+        """The agreement once ``listener`` agrees to ``kind`` for every seat it holds (refused
+        when that is not what is asked); the room stores it before it acknowledges it."""
         if not listener.seats:
             raise CommandError("spectator", "spectators cannot consent")
-        expected = self.kind()
-        if expected != kind:
+        if self.kind(f) != kind:
             raise CommandError("not_allowed", f"no {kind} to agree to now")
-        agreed = self.agreed | {s for s in listener.seats if s in room.human_seats()}
-        if agreed != self.agreed:
-            # stored before the ack: a restart keeps the agreement (see restore)
-            await self._store(kind, agreed)
-            self.agreed = agreed
-            for seat in listener.seats:  # their clocks stop
-                room.live.deadlines.pop(seat, None)
-            room.live.rearm()
-        if msg_id is not None:
-            room.send(listener, out.ack(msg_id, room.version))
-        await self._complete(kind)
+        return self.agreed | {s for s in listener.seats if s in f.humans}
 
-    async def agree_for(self, seats: set[int]) -> None:
-        """The stand-in agrees to the next deal for ``seats`` (their clocks ran out)."""
-        kind = self.kind()
-        if kind != "next_deal":
-            return
-        agreed = self.agreed | (seats & set(self.room.human_seats()))
-        if agreed != self.agreed:
-            await self._store(kind, agreed)
-            self.agreed = agreed
-        await self._complete(kind)
+    def start_countdown(self, seconds: float) -> None:
+        """The next deal's deadline, ``seconds`` from now (the room arms its timer)."""
+        self.deadline = int((self.clock() + seconds) * 1000)
 
-    def restored_complete(self) -> bool:
+    def done_early(self, f: Facts) -> bool:
+        """During a countdown, everyone still there has pressed Continue (a player left): the
+        next deal need not wait for the deadline."""
+        needed = self.needed(f)
+        return self.counts_down(f) and bool(needed) and set(needed) <= self.agreed
+
+    def restored_complete(self, f: Facts) -> bool:
         """After a load: whether the stored agreement already holds every seat it needs, so
         the room owes the next deal (or the rematch) now. Nobody is connected yet, so a friends
         countdown counts every human seat the stand-in does not play, connected or not."""
-        kind = self.kind()
+        kind = self.kind(f)
         if kind is None:
             return False
-        room = self.room
-        if kind == "next_deal":
-            needed = [s for s in room.human_seats() if not room.live.active(s)]
-        else:
-            needed = room.human_seats()
+        needed = seats_not_stood_in(f) if kind == "next_deal" else list(f.humans)
         return bool(self.agreed) and set(needed) <= self.agreed
-
-    async def resume(self) -> None:
-        """After a load: act on a complete agreement at once (the process stopped between
-        storing the last Continue and dealing), else wait again (a friends countdown starts
-        again from now)."""
-        kind = self.kind()
-        if kind is None:
-            return
-        if self.restored_complete():
-            await self._complete(kind)
-        elif kind == "next_deal":
-            self.opened()
-
-    async def check(self) -> None:
-        """The seats needed changed (the stand-in took one): go on if everyone left agreed."""
-        kind = self.kind()
-        if kind == "next_deal" and not self._counts_down():
-            await self._complete(kind)
-        elif kind == "next_deal":
-            self.presence_changed()
-
-    async def _complete(self, kind: str) -> None:
-        room = self.room
-        if not set(self.needed()) <= self.agreed:
-            room.broadcast_room()
-            return
-        if kind == "next_deal":
-            assert room.state is not None
-            await room.deal_next(room.state)
-        else:
-            room.rematch_id = await room.services.create_rematch(room)
-            self.clear()
-            room.broadcast(out.rematch(room.rematch_id, room.services.url(room.rematch_id)))
-            room.broadcast_room()
-
-    async def _store(self, kind: str, agreed: set[int]) -> None:
-        """Write the consent being collected, tagged with its kind and the room's version: a
-        later action or deal changes the version, which voids the stored agreement."""
-        room = self.room
-        consents = {"kind": kind, "version": room.version, "seats": sorted(agreed)}
-        try:
-            await room.store(repo.save_seats(room.game_id, [], consents=consents))
-        except Exception:
-            log.exception(
-                "could not store a consent",
-                extra=game_fields(room.game_id, event="store_failed", seats=sorted(agreed)),
-            )
-            raise CommandError(
-                "server_error", "the agreement could not be saved; try again"
-            ) from None

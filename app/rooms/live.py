@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from app.engine import Phase, State, current_player
 from app.persistence import repository as repo
 from app.rooms import messages as out
+from app.rooms.consents import seats_not_stood_in, waits_for_every_seat
 from app.rooms.errors import CommandError, RoomClosed
 from app.rooms.model import Listener, Mode, Status, owner
 
@@ -161,7 +162,7 @@ class Live:
                 extra={"event": "stand_in", "game": room.game_id, "seat": seat},
             )
             room.broadcast_room()
-            await room.consents.check()
+            await room.check_consents()
             room.bots.schedule()
             return
         self.votes[seat] = votes
@@ -228,9 +229,8 @@ class Live:
         to_act = current_player(state)
         if to_act is not None:
             return [to_act] if room.seats[to_act].kind == "human" else []
-        consents = room.consents
-        if consents.waits_for_every_seat(state):
-            return [s for s in consents.needed_in(state) if s not in agreed]
+        if waits_for_every_seat(state, room.mode, room.board):
+            return [s for s in seats_not_stood_in(room.facts()) if s not in agreed]
         return []
 
     def plan(self, state: State | None) -> dict[int, int]:
@@ -372,7 +372,7 @@ class Live:
             return
 
         async def agree() -> None:
-            await room.consents.agree_for({seat})
+            await room.agree_for({seat})
             self.deadlines.pop(seat, None)
             self.rearm()
 

@@ -147,6 +147,22 @@ class Seat:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a part reads of its room at one moment (``Room.facts``): passed to the part, so
+    that the part never holds the room."""
+
+    state: State | None
+    status: Status
+    mode: Mode
+    version: int
+    board: bool  # a tournament board: one deal, no next deal and no rematch
+    rematch_id: str | None
+    humans: tuple[int, ...]  # the human seats
+    connected: frozenset[int]  # the seats an open connection holds
+    stand_in: frozenset[int]  # the human seats the stand-in plays now (live.py ``active``)
+
+
 @dataclass
 class JoinResult:
     role: str  # seat | spectator | full

@@ -6,18 +6,19 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does. Two parts decide and hold no reference to the
+part named for it, as lila's round actor does. Three parts decide and hold no reference to the
 room: the room passes them what they read, and stores, acknowledges and sends what they
 return:
 
 * ``publisher`` (publisher.py): each version's update texts, the resume buffer;
 * ``chat`` (chat.py): who may write, the rate limit, the lines kept (beside the game, never in
-  its record).
+  its record);
+* ``consents`` (consents.py): what the next deal and the rematch wait for, and who agreed;
+  the room stores the agreements and runs the next deal's countdown.
 
 The others still reach the room through a weak proxy (model.py ``owner``):
 
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
-* ``consents`` (consents.py): the next deal's and the rematch's agreements;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
 * ``live`` (live.py): the decision clock, who is away, the stand-in's seats;
 * ``public_table`` (public.py): a public table's filling and its seats' hand-over.
@@ -77,11 +78,12 @@ from app.rooms import messages as out
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import Chat
 from app.rooms.chat import check_configure as check_chat_configure
-from app.rooms.consents import Consents
+from app.rooms.consents import Consents, deals_at_once
 from app.rooms.errors import CommandError, RoomClosed, RoomMoved
 from app.rooms.live import Live
 from app.rooms.model import (
     MODES,
+    Facts,
     JoinResult,
     Listener,
     Mode,
@@ -150,7 +152,8 @@ class Room:
         self.rng: random.Random = seeded(self.services, self.variant)
         self.publisher = Publisher()
         self.seating = Seating(self)
-        self.consents = Consents(self)
+        self.consents = Consents()
+        self._countdown: asyncio.Task[None] | None = None  # the next deal's (consents)
         self.bots = BotDriver(self)
         self.live = Live(self)
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
@@ -205,7 +208,7 @@ class Room:
                 version += 1
                 if a.client_id is not None:
                     room.remember_client_id(a.seat, a.client_id, version)
-        room.consents.restore(g.consents)
+        room.consents.restore(g.consents, room.facts())
         return room
 
     async def after_load(self) -> None:
@@ -239,10 +242,10 @@ class Room:
                     repo.record_step(self.game_id, status=FINISHED.value, scores=list(state.scores))
                 )
                 self.status = FINISHED
-            if state.phase is Phase.DEAL_OVER and self.consents.deals_at_once(state):
+            if state.phase is Phase.DEAL_OVER and deals_at_once(state, self.board):
                 await self.deal_next(state)
             else:
-                await self.consents.resume()
+                await self._resume_consents()
             await self.live.restore(self.stored_clock)
             self.bots.schedule()
 
@@ -275,7 +278,27 @@ class Room:
         return self.seating.is_paused()
 
     def consent_kind(self) -> str | None:
-        return self.consents.kind()
+        return self.consents.kind(self.facts())
+
+    @property
+    def board(self) -> bool:
+        """A tournament board (``settings.board``): the game is that one deal."""
+        return bool(self.settings.get("board"))
+
+    def facts(self) -> Facts:
+        """What the parts that decide read of the room now (model.py ``Facts``)."""
+        humans = tuple(self.human_seats())
+        return Facts(
+            state=self.state,
+            status=self.status,
+            mode=self.mode,
+            version=self.version,
+            board=self.board,
+            rematch_id=self.rematch_id,
+            humans=humans,
+            connected=frozenset(self.connected_seats()),
+            stand_in=frozenset(s for s in humans if self.live.active(s)),
+        )
 
     def bot_level(self) -> str | None:
         levels = [s.level for s in self.seats if s.kind == "bot"]
@@ -308,6 +331,7 @@ class Room:
     def room_json(self, identity_id: int | None) -> out.RoomInfo:
         """``Room`` of docs/protocol.md, as ``identity_id`` sees it."""
         connected = self.connected_seats()
+        facts = self.facts()
         return {
             "game_id": self.game_id,
             "mode": self.mode,
@@ -337,8 +361,8 @@ class Room:
                 for s in self.seats
             ],
             "paused": self.is_paused(),
-            "consent": self.consents.info(),
-            "next_deal": self.consents.next_deal_info(),
+            "consent": self.consents.info(facts),
+            "next_deal": self.consents.next_deal_info(facts),
             "level": self.bot_level(),
             "spectators": self.spectator_count(),
             "spectators_allowed": self.spectators_allowed,
@@ -789,7 +813,7 @@ class Room:
             paused=self.is_paused(),
             board=bool(self.settings.get("board")),
             by=self.by,
-            deals_at_once=self.consents.deals_at_once,
+            deals_at_once=lambda state: deals_at_once(state, self.board),
             deal=lambda state: start_deal(state, self.rng),
             clock=self.live.plan,
             stored_clock=self.live.stored,
@@ -842,7 +866,7 @@ class Room:
         self.live.set(plan.deadlines)
         if self.consent_kind() != consent_before or self.status != status_before:
             self.consents.clear()
-            self.consents.opened()
+            self._open_consent()
             self.broadcast_room()
         elif plan.cleared or plan.clock is not None or plan.handed is not None:
             self.broadcast_room()  # the seats' stand-in, deadlines, holders
@@ -858,15 +882,138 @@ class Room:
         await self.store(repo.record_step(self.game_id, deals=[deal], **values))
         self.deals += 1
         self.consents.clear()
-        self.consents.stop_countdown()
+        self._stop_countdown()
         self.publish(new_state, events)
         self.live.set(deadlines)
         self.broadcast_room()
         self.bots.schedule()
 
+    # ------------------------------------------------------------------ consents
+
     async def consent(self, listener: Listener, kind: str, msg_id: str | None) -> None:
+        """``consent`` of every seat ``listener`` holds (consents.py decides): stored before it
+        is acknowledged, so that a restart keeps it; the seats' clocks stop."""
         async with self._command(listener, msg_id):
-            await self.consents.agree(listener, kind, msg_id)
+            consents = self.consents
+            agreed = consents.agreeing(listener, kind, self.facts())
+            if agreed != consents.agreed:
+                await self._store_consent(kind, agreed)
+                consents.agreed = agreed
+                for seat in listener.seats:  # their clocks stop
+                    self.live.deadlines.pop(seat, None)
+                self.live.rearm()
+            if msg_id is not None:
+                self.send(listener, out.ack(msg_id, self.version))
+            await self._consent_complete(kind)
+
+    async def agree_for(self, seats: set[int]) -> None:
+        """The stand-in agrees to the next deal for ``seats`` (their clocks ran out; the caller
+        holds the lock)."""
+        kind = self.consent_kind()
+        if kind != "next_deal":
+            return
+        consents = self.consents
+        agreed = consents.agreed | (seats & set(self.human_seats()))
+        if agreed != consents.agreed:
+            await self._store_consent(kind, agreed)
+            consents.agreed = agreed
+        await self._consent_complete(kind)
+
+    async def check_consents(self) -> None:
+        """The seats a consent needs changed (the stand-in took one): go on if everyone left
+        agreed, or end a countdown early."""
+        facts = self.facts()
+        kind = self.consents.kind(facts)
+        if kind == "next_deal" and not self.consents.counts_down(facts):
+            await self._consent_complete(kind)
+        elif kind == "next_deal":
+            self.consent_presence_changed()
+
+    def consent_presence_changed(self) -> None:
+        """A player left the table during a countdown: if everyone still there has pressed
+        Continue, the next deal is dealt now rather than at the deadline."""
+        if self.consents.done_early(self.facts()):
+            self._stop_countdown()
+            self._countdown = asyncio.create_task(
+                self._deal_at_deadline(self.version, 0.0), name=f"next-deal-{self.game_id}"
+            )
+
+    def _open_consent(self) -> None:
+        """The consent asked changed: start the next deal's countdown if it has one."""
+        self._stop_countdown()
+        if not self.consents.counts_down(self.facts()):
+            return
+        seconds = float(self.services.settings.next_deal_seconds)
+        self.consents.start_countdown(seconds)
+        self._countdown = asyncio.create_task(
+            self._deal_at_deadline(self.version, seconds), name=f"next-deal-{self.game_id}"
+        )
+
+    def _stop_countdown(self) -> None:
+        self.consents.deadline = None
+        task, self._countdown = self._countdown, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _deal_at_deadline(self, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+        async def deal() -> None:
+            self._countdown = None
+            state = self.state
+            assert state is not None
+            try:
+                await self.deal_next(state)
+            except Exception:
+                log.exception(
+                    "could not deal the next deal",
+                    extra=game_fields(self.game_id, event="store_failed"),
+                )
+
+        await self.post(
+            deal, lambda: self.version == version and self.consent_kind() == "next_deal"
+        )
+
+    async def _resume_consents(self) -> None:
+        """After a load: act on a complete agreement at once (the process stopped between
+        storing the last Continue and dealing), else wait again (a friends countdown starts
+        again from now)."""
+        facts = self.facts()
+        kind = self.consents.kind(facts)
+        if kind is None:
+            return
+        if self.consents.restored_complete(facts):
+            await self._consent_complete(kind)
+        elif kind == "next_deal":
+            self._open_consent()
+
+    async def _consent_complete(self, kind: str) -> None:
+        if not self.consents.complete(self.facts()):
+            self.broadcast_room()
+            return
+        if kind == "next_deal":
+            assert self.state is not None
+            await self.deal_next(self.state)
+        else:
+            self.rematch_id = await self.services.create_rematch(self)
+            self.consents.clear()
+            self.broadcast(out.rematch(self.rematch_id, self.services.url(self.rematch_id)))
+            self.broadcast_room()
+
+    async def _store_consent(self, kind: str, agreed: set[int]) -> None:
+        """Write the consent being collected, tagged with its kind and the room's version: a
+        later action or deal changes the version, which voids the stored agreement."""
+        consents = {"kind": kind, "version": self.version, "seats": sorted(agreed)}
+        try:
+            await self.store(repo.save_seats(self.game_id, [], consents=consents))
+        except Exception:
+            log.exception(
+                "could not store a consent",
+                extra=game_fields(self.game_id, event="store_failed", seats=sorted(agreed)),
+            )
+            raise CommandError(
+                "server_error", "the agreement could not be saved; try again"
+            ) from None
 
     async def say(self, listener: Listener, kind: str, text: str, msg_id: str | None) -> None:
         """A table-chat line (chat.py decides who may write); never part of the game or its
@@ -969,7 +1116,7 @@ class Room:
         self.closed = True
         self.close_code = code
         async with self.lock:
-            self.consents.stop_countdown()
+            self._stop_countdown()
             self.live.stop()
             self.public_table.stop()
         await self.bots.stop()

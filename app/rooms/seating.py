@@ -88,7 +88,7 @@ class Seating:
         room.live.presence(before, after)
         if after != before or not listener.seats:
             room.broadcast_room()
-            room.consents.presence_changed()
+            room.consent_presence_changed()
 
     def refresh_listener_seats(self) -> None:
         """A connected listener's seats follow its identity (after a swap or a leave)."""
@@ -301,7 +301,7 @@ class Seating:
         for seat in held:
             room.live.votes.pop(seat, None)
         room.broadcast_room()
-        await room.consents.check()
+        await room.check_consents()
         room.bots.schedule()
         log.info(
             "player left",

@@ -9,10 +9,20 @@ from datetime import UTC, datetime
 import orjson
 import pytest
 
-from app.engine import apply, current_player, legal_actions, new_match, seat_view, spectator_view
+from app.engine import (
+    Phase,
+    State,
+    apply,
+    current_player,
+    legal_actions,
+    new_match,
+    seat_view,
+    spectator_view,
+)
 from app.rooms.chat import Chat, check_configure
+from app.rooms.consents import Consents
 from app.rooms.errors import CommandError
-from app.rooms.model import Mode, table_settings
+from app.rooms.model import Facts, Mode, Status, table_settings
 from app.rooms.publisher import Publisher, seats_key
 from tests.rooms.harness import FakeListener
 
@@ -109,3 +119,86 @@ def test_only_the_host_of_a_friends_table_configures_the_chat():
     with pytest.raises(CommandError) as refused:
         check_configure(host, Mode.LOCAL, 7)
     assert refused.value.code == "not_allowed"
+
+
+def _deal_over(variant: str = "classic", players: int = 4) -> State:
+    """A deal played to its end (not thrown in): the state that asks for ``next_deal``."""
+    for seed in range(50):
+        state, rng = new_match(variant, players, seed=seed), random.Random(seed)
+        while state.phase is not Phase.DEAL_OVER:
+            seat = current_player(state)
+            assert seat is not None
+            state, _ = apply(state, rng.choice(list(legal_actions(state))), seat)
+        if not state.results[-1].thrown_in:
+            return state
+    raise AssertionError("every deal was thrown in")
+
+
+def _facts(state: State | None, **changes: object) -> Facts:
+    values: dict[str, object] = {
+        "state": state,
+        "status": Status.PLAYING,
+        "mode": Mode.FRIENDS,
+        "version": 40,
+        "board": False,
+        "rematch_id": None,
+        "humans": (0, 1, 2, 3),
+        "connected": frozenset({0, 1, 2, 3}),
+        "stand_in": frozenset(),
+    }
+    values.update(changes)
+    return Facts(**values)  # type: ignore[arg-type]
+
+
+def test_what_the_consents_ask_for_follows_the_table():
+    over = _deal_over()
+    consents = Consents()
+    assert consents.kind(_facts(over)) == "next_deal"
+    assert consents.kind(_facts(over, status=Status.WAITING)) is None
+    assert consents.kind(_facts(over, board=True)) is None  # a tournament board: one deal
+    playing = new_match("classic", 4, seed=1)
+    assert consents.kind(_facts(playing)) is None
+
+
+def test_a_friends_countdown_waits_for_the_connected_seats_the_stand_in_does_not_play():
+    over = _deal_over()
+    consents = Consents()
+    facts = _facts(over, connected=frozenset({0, 1, 3}), stand_in=frozenset({3}))
+    assert consents.counts_down(facts)
+    assert consents.needed(facts) == [0, 1]
+    # against the computer: no countdown, and every human seat the stand-in does not play
+    computer = _facts(over, mode=Mode.COMPUTER, humans=(0,), connected=frozenset({0}))
+    assert not consents.counts_down(computer) and consents.needed(computer) == [0]
+    consents.agreed = {0}
+    assert not consents.complete(facts) and not consents.done_early(facts)
+    consents.agreed = {0, 1}
+    assert consents.complete(facts) and consents.done_early(facts)
+    assert consents.next_deal_info(facts) == {"waiting_for": [], "deadline": None}
+
+
+def test_an_agreement_is_refused_to_a_spectator_and_for_what_is_not_asked():
+    over = _deal_over()
+    consents = Consents()
+    facts = _facts(over, humans=(0, 2))
+    assert consents.agreeing(FakeListener(1, (0, 1)), "next_deal", facts) == {0}
+    for listener, kind, code in [
+        (FakeListener(9, ()), "next_deal", "spectator"),
+        (FakeListener(1, (0,)), "rematch", "not_allowed"),
+    ]:
+        with pytest.raises(CommandError) as refused:
+            consents.agreeing(listener, kind, facts)
+        assert refused.value.code == code
+    assert consents.agreed == set()  # deciding changed nothing
+
+
+def test_a_stored_agreement_is_kept_only_for_the_same_kind_and_version():
+    over = _deal_over()
+    facts = _facts(over)
+    stored = {"kind": "next_deal", "version": 40, "seats": [0, 2, 7]}
+    kept = Consents()
+    kept.restore(stored, facts)
+    assert kept.agreed == {0, 2}  # seat 7 is no human seat here
+    for other in ({**stored, "version": 39}, {**stored, "kind": "rematch"}):
+        stale = Consents()
+        stale.restore(other, facts)
+        assert stale.agreed == set()
