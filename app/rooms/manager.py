@@ -490,7 +490,7 @@ class RoomManager:
         else:
             self.rooms[game_id] = room
             room.live.rearm()
-            room.public_table.arm()
+            room.arm_fill()
             if self.services.push is not None:  # what its seats were (app/web/push.py)
                 self.services.push.seen(room)
         if public and self.services.lobby is not None:

@@ -16,25 +16,22 @@ holders") and the award counts a seat partly played by a computer as docs/player
 
 A player who leaves a public table is replaced at once by the stand-in (seating.py ``leave``);
 the clock's stand-in plays for an absent player, so a public table never pauses.
+
+This module decides (who may list a table, which seat a "Sit here" gets, which seats the end
+of a deal hands over); it holds no room. The room stores, applies, broadcasts and runs the
+fill timer (room.py "public tables").
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from app.engine import Phase, State
-from app.logging import game_fields
 from app.persistence import public as store
 from app.persistence import repository as repo
 from app.rooms.errors import CommandError
-from app.rooms.model import Mode, Seat, SeatKind, Status, owner, then
-
-if TYPE_CHECKING:
-    from app.rooms.room import Room
-
-log = logging.getLogger("atout.rooms")
+from app.rooms.model import Mode, Seat, SeatKind, Status, then
 
 PUBLIC_CLOCK = 30  # seconds per decision when the host chose no clock
 
@@ -48,186 +45,118 @@ def public_settings(settings: dict[str, Any], now_ms: int) -> dict[str, Any]:
     return out
 
 
-class Public:
-    def __init__(self, room: Room) -> None:
-        self.room = owner(room)
-        self._timer: asyncio.Task[None] | None = None
+def fill_at_ms(
+    public: bool,
+    status: Status,
+    mode: Mode,
+    settings: dict[str, Any],
+    loaded_at: int,
+    fill_seconds: float,
+) -> int | None:
+    """When the free seats of a waiting public table go to computer players (None: not a
+    waiting public table). A table public since before it was loaded counts from the load."""
+    if not public or status != Status.WAITING or mode != Mode.FRIENDS:
+        return None
+    since = settings.get("public_since")
+    if not isinstance(since, int):
+        since = loaded_at
+    return since + int(float(fill_seconds) * 1000)
 
-    # ------------------------------------------------------------------ the fill timer
 
-    def fill_at_ms(self) -> int | None:
-        """When the free seats of this waiting public table go to computer players."""
-        room = self.room
-        if not room.public or room.status != Status.WAITING or room.mode != Mode.FRIENDS:
-            return None
-        since = room.settings.get("public_since")
-        if not isinstance(since, int):
-            since = room.live.loaded_at
-        return since + int(float(room.services.settings.public_fill_seconds) * 1000)
+def filled(seats: list[Seat], level: str) -> tuple[list[Seat], list[Seat]]:
+    """The seats once computer players of ``level`` sit in the free ones, and those changed:
+    each takes its seat as an ``open`` one, which gives way to a human."""
+    new = [s.copy() for s in seats]
+    changed = []
+    for s in new:
+        if s.kind == "human" and s.identity_id is None:
+            new[s.seat] = Seat(s.seat, SeatKind.BOT, None, level, None, open=True)
+            changed.append(new[s.seat])
+    return new, changed
 
-    def arm(self) -> None:
-        """Wait for the fill time (a no-op unless the table is public and waiting)."""
-        self.stop()
-        room = self.room
-        at = self.fill_at_ms()
-        if at is None or room.closed:
-            return
-        delay = max(0.0, at / 1000 - room.live.now())
-        self._timer = asyncio.create_task(self._fill_later(delay), name=f"fill-{room.game_id}")
 
-    def stop(self) -> None:
-        task, self._timer = self._timer, None
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
+def check_listing(identity_id: int, host_id: int | None, mode: Mode, status: Status) -> None:
+    """Refuse a listing change that ``identity_id`` may not make now."""
+    if identity_id != host_id:
+        raise CommandError("not_host", "only the host may list the table")
+    if mode != Mode.FRIENDS or status != Status.WAITING:
+        raise CommandError("not_allowed", "a table is listed while it waits for players")
 
-    async def _fill_later(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        room = self.room
 
-        async def fill() -> None:
-            self._timer = None
-            try:
-                await self.fill()
-            except Exception:
-                log.exception(
-                    "could not fill a public table",
-                    extra=game_fields(room.game_id, event="fill_failed"),
-                )
+def sit_choice(
+    identity_id: int,
+    seat: int | None,
+    public: bool,
+    status: Status,
+    seats: list[Seat],
+) -> tuple[str, int]:
+    """What "Sit here" (``seat``; None: any free seat) does for ``identity_id``:
 
-        # nobody to play with: armed again when a player connects
-        await room.post(
-            fill,
-            lambda: (
-                self.fill_at_ms() is not None and any(listener.seats for listener in room.listeners)
-            ),
-        )
+    * ``("seat", n)``: it already holds seat n;
+    * ``("heir", n)``: it already waits for seat n;
+    * ``("take", n)``: it takes the free seat n of the waiting table now;
+    * ``("inherit", n)``: it becomes the heir of the open computer seat n of a table in play.
 
-    async def fill(self) -> None:
-        """Computer players in the free seats, and the match starts (the caller holds the
-        lock). Each takes the seat as an ``open`` one: it gives way to a human."""
-        room = self.room
-        level = room.live.stand_in_level()
-        seats = [s.copy() for s in room.seats]
-        changed = []
-        for s in seats:
-            if s.kind == "human" and s.identity_id is None:
-                seats[s.seat] = Seat(s.seat, SeatKind.BOT, None, level, None, open=True)
-                changed.append(seats[s.seat])
-        if not changed:
-            return
-        holders = [store.HolderRow(s.seat, 0, None, level, None) for s in changed]
-        room.holders.extend(holders)
-        log.info(
-            "public table filled with computer players",
-            extra=game_fields(room.game_id, event="public_filled", seats=[s.seat for s in changed]),
-        )
-        await room.seating.save(seats, changed, extra=store.insert_holders(room.game_id, holders))
-
-    # ------------------------------------------------------------------ commands
-
-    async def set_public(self, identity_id: int, public: bool, rated: bool | None) -> None:
-        """The host lists the table in the lobby or takes it off, while it waits."""
-        room = self.room
-        if identity_id != room.host_id:
-            raise CommandError("not_host", "only the host may list the table")
-        if room.mode != Mode.FRIENDS or room.status != Status.WAITING:
-            raise CommandError("not_allowed", "a table is listed while it waits for players")
-        settings = dict(room.settings)
-        if public and not room.public:
-            settings = public_settings(settings, room.live.now_ms())
-        if rated is not None:
-            settings["rated"] = rated
-        await room.store(repo.save_seats(room.game_id, [], public=public, settings=settings))
-        room.public = public
-        room.settings = settings
-        self.arm()
-        room.broadcast_room()
-
-    async def sit(self, identity_id: int, seat: int | None, name: str | None) -> dict[str, Any]:
-        """ "Sit here" (``seat``; None: any free seat): a free seat of a waiting table is taken
-        at once; an open computer seat of a table in play is taken at the end of the deal.
-        ``{"role": "seat" | "heir", "seat": n}``; ``seat_taken`` when somebody was first."""
-        room = self.room
-        if not room.public:
-            raise CommandError("not_allowed", "this table is not public")
-        held = room.seats_of(identity_id)
-        if held:
-            return {"role": "seat", "seat": held[0]}
-        waiting = [s.seat for s in room.seats if s.heir_id == identity_id]
-        if waiting:
-            return {"role": "heir", "seat": waiting[0]}
-        if seat is not None and not 0 <= seat < room.players:
-            raise CommandError("bad_message", f"seats are numbered 0..{room.players - 1}")
-        if room.status == Status.WAITING:
-            free = [s.seat for s in room.seats if s.kind == "human" and s.identity_id is None]
-            target = seat if seat is not None else (free[0] if free else None)
-            if target is None or target not in free:
-                raise CommandError("seat_taken", "somebody took this seat first")
-            await room.seating.take_seat(identity_id, target, name)
-            return {"role": "seat", "seat": target}
-        if room.status != Status.PLAYING:
-            raise CommandError("game_over", "the match is over")
-        open_seats = [
-            s.seat for s in room.seats if s.kind == "bot" and s.open and s.heir_id is None
-        ]
-        target = seat if seat is not None else (open_seats[0] if open_seats else None)
-        if target is None or target not in open_seats:
+    Refused with ``seat_taken`` when somebody was first."""
+    if not public:
+        raise CommandError("not_allowed", "this table is not public")
+    held = [s.seat for s in seats if s.identity_id == identity_id]
+    if held:
+        return "seat", held[0]
+    waiting = [s.seat for s in seats if s.heir_id == identity_id]
+    if waiting:
+        return "heir", waiting[0]
+    if seat is not None and not 0 <= seat < len(seats):
+        raise CommandError("bad_message", f"seats are numbered 0..{len(seats) - 1}")
+    if status == Status.WAITING:
+        free = [s.seat for s in seats if s.kind == "human" and s.identity_id is None]
+        target = seat if seat is not None else (free[0] if free else None)
+        if target is None or target not in free:
             raise CommandError("seat_taken", "somebody took this seat first")
-        new = room.seats[target].copy()
-        new.heir_id, new.heir_name = identity_id, name
-        await room.store(repo.save_seats(room.game_id, [new.row()]))
-        room.seats[target] = new
-        room.broadcast_room()
-        return {"role": "heir", "seat": target}
+        return "take", target
+    if status != Status.PLAYING:
+        raise CommandError("game_over", "the match is over")
+    open_seats = [s.seat for s in seats if s.kind == "bot" and s.open and s.heir_id is None]
+    target = seat if seat is not None else (open_seats[0] if open_seats else None)
+    if target is None or target not in open_seats:
+        raise CommandError("seat_taken", "somebody took this seat first")
+    return "inherit", target
 
-    # ------------------------------------------------------------------ the end of a deal
 
-    def hand_over(self, state: State) -> tuple[list[Seat], Any] | None:
-        """The seats an action ending a deal gives to their heirs (``state``: after it), and
-        the work that stores them; None when none changes hands."""
-        room = self.room
-        if state.phase is not Phase.DEAL_OVER:
-            return None
-        heirs = [s for s in room.seats if s.kind == "bot" and s.open and s.heir_id is not None]
-        if not heirs:
-            return None
-        deal = room.deals  # the first deal the new holder plays (the next one)
-        new = [Seat(s.seat, SeatKind.HUMAN, s.heir_id, None, s.heir_name) for s in heirs]
-        holders = [store.HolderRow(s.seat, deal, s.identity_id, None, s.name) for s in new]
-        work = then(
-            repo.save_seats(room.game_id, [s.row() for s in new]),
-            store.insert_holders(room.game_id, holders),
-        )
-        return new, work
+def hand_over(
+    game_id: str, state: State, seats: list[Seat], deal: int
+) -> tuple[list[Seat], Any] | None:
+    """The seats an action ending a deal gives to their heirs (``state``: after it; ``deal``:
+    the first deal the new holders play, the next one), and the work that stores them; None
+    when none changes hands."""
+    if state.phase is not Phase.DEAL_OVER:
+        return None
+    heirs = [s for s in seats if s.kind == "bot" and s.open and s.heir_id is not None]
+    if not heirs:
+        return None
+    new = [Seat(s.seat, SeatKind.HUMAN, s.heir_id, None, s.heir_name) for s in heirs]
+    work = then(
+        repo.save_seats(game_id, [s.row() for s in new]),
+        store.insert_holders(game_id, holder_rows(new, deal)),
+    )
+    return new, work
 
-    def holders_json(self) -> list[dict[str, Any]]:
-        """The record's ``meta.holders`` (docs/record-format.md): from which deal each seat
-        that changed hands was held by whom."""
-        return [
-            {
-                "seat": h.seat,
-                "from_deal": h.deal,
-                "by": "computer" if h.identity_id is None else "human",
-                "level": h.bot_level,
-                "name": h.name,
-            }
-            for h in sorted(self.room.holders, key=lambda h: (h.seat, h.deal))
-        ]
 
-    def handed_over(self, seats: list[Seat]) -> None:
-        """The hand-over is committed: the new holders sit (their connections get seats)."""
-        room = self.room
-        deal = room.deals  # as in hand_over: the next deal is not counted yet
-        room.holders.extend(
-            store.HolderRow(s.seat, deal, s.identity_id, None, s.name) for s in seats
-        )
-        for s in seats:
-            room.seats[s.seat] = s
-        room.consents.forget(tuple(s.seat for s in seats))
-        room.seating.refresh_listener_seats()
-        log.info(
-            "computer seats handed to humans",
-            extra=game_fields(
-                room.game_id, event="seat_handed_over", seats=[s.seat for s in seats]
-            ),
-        )
+def holder_rows(seats: Iterable[Seat], deal: int) -> list[store.HolderRow]:
+    """The ``seat_holders`` rows of ``seats`` taken from ``deal`` on."""
+    return [store.HolderRow(s.seat, deal, s.identity_id, s.level, s.name) for s in seats]
+
+
+def holders_json(holders: Iterable[store.HolderRow]) -> list[dict[str, Any]]:
+    """The record's ``meta.holders`` (docs/record-format.md): from which deal each seat that
+    changed hands was held by whom."""
+    return [
+        {
+            "seat": h.seat,
+            "from_deal": h.deal,
+            "by": "computer" if h.identity_id is None else "human",
+            "level": h.bot_level,
+            "name": h.name,
+        }
+        for h in sorted(holders, key=lambda h: (h.seat, h.deal))
+    ]

@@ -6,7 +6,7 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does. Three parts decide and hold no reference to the
+part named for it, as lila's round actor does. Four parts decide and hold no reference to the
 room: the room passes them what they read, and stores, acknowledges and sends what they
 return:
 
@@ -14,14 +14,16 @@ return:
 * ``chat`` (chat.py): who may write, the rate limit, the lines kept (beside the game, never in
   its record);
 * ``consents`` (consents.py): what the next deal and the rematch wait for, and who agreed;
-  the room stores the agreements and runs the next deal's countdown.
+  the room stores the agreements and runs the next deal's countdown;
+* public tables (public.py): who may list a table, the seat "Sit here" gets, the computer
+  players that fill it and the seats the end of a deal hands over; the room runs the fill
+  timer.
 
 The others still reach the room through a weak proxy (model.py ``owner``):
 
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
 * ``live`` (live.py): the decision clock, who is away, the stand-in's seats;
-* ``public_table`` (public.py): a public table's filling and its seats' hand-over.
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
 (step.py: the action checked and what it writes decided, changing nothing), then commits it
@@ -72,6 +74,7 @@ from app.engine.record import (
     replay_by,
 )
 from app.logging import game_fields
+from app.persistence import public as public_store
 from app.persistence import repository as repo
 from app.persistence.leases import Fenced, Lease, LeaseLost
 from app.rooms import messages as out
@@ -93,7 +96,16 @@ from app.rooms.model import (
     deck_strings,
     table_settings,
 )
-from app.rooms.public import Public
+from app.rooms.public import (
+    check_listing,
+    fill_at_ms,
+    filled,
+    hand_over,
+    holder_rows,
+    holders_json,
+    public_settings,
+    sit_choice,
+)
 from app.rooms.publisher import Publisher, Step, seats_key, views_of
 from app.rooms.seating import Seating
 from app.rooms.step import StepPlan, StepTable, WireAction, plan_step
@@ -160,7 +172,7 @@ class Room:
         # PostgreSQL: this process's lease of the room; every write is fenced by it (leases.py)
         self.lease: Lease | None = None
         self.chat = Chat()
-        self.public_table = Public(self)
+        self._fill: asyncio.Task[None] | None = None  # a public table's filling (public.py)
 
     # ------------------------------------------------------------------ construction
 
@@ -432,7 +444,7 @@ class Room:
             raise CommandError("not_allowed", "only the players of this game may read its record")
         meta: dict[str, Any] = {"game_id": self.game_id, "names": [s.name for s in self.seats]}
         if self.holders:  # docs/record-format.md "Seat holders"
-            meta["holders"] = self.public_table.holders_json()
+            meta["holders"] = holders_json(self.holders)
         if self.settings.get("board"):  # a tournament board: its event, round, board, table
             meta.update(self.settings["board"])
         if self.state is None:  # waiting: nothing dealt yet
@@ -592,15 +604,117 @@ class Room:
         async with self._open():
             return await self.seating.join(identity_id, name)
 
+    # ------------------------------------------------------------------ public tables
+
     async def sit(self, identity_id: int, seat: int | None, name: str | None) -> dict[str, Any]:
-        """ "Sit here" at a public table (public.py)."""
+        """ "Sit here" at a public table (``seat``; None: any free seat): a free seat of a
+        waiting table is taken at once; an open computer seat of a table in play is taken at
+        the end of the deal (public.py ``sit_choice``). ``{"role": "seat" | "heir", "seat": n}``."""
         async with self._open():
-            return await self.public_table.sit(identity_id, seat, name)
+            role, target = sit_choice(identity_id, seat, self.public, self.status, self.seats)
+            if role == "take":
+                await self.seating.take_seat(identity_id, target, name)
+                return {"role": "seat", "seat": target}
+            if role == "inherit":
+                new = self.seats[target].copy()
+                new.heir_id, new.heir_name = identity_id, name
+                await self.store(repo.save_seats(self.game_id, [new.row()]))
+                self.seats[target] = new
+                self.broadcast_room()
+                return {"role": "heir", "seat": target}
+            return {"role": role, "seat": target}
 
     async def set_public(self, identity_id: int, public: bool, rated: bool | None) -> None:
         """The host lists the waiting table in the lobby, or takes it off (public.py)."""
         async with self._open():
-            await self.public_table.set_public(identity_id, public, rated)
+            check_listing(identity_id, self.host_id, self.mode, self.status)
+            settings = dict(self.settings)
+            if public and not self.public:
+                settings = public_settings(settings, self.live.now_ms())
+            if rated is not None:
+                settings["rated"] = rated
+            await self.store(repo.save_seats(self.game_id, [], public=public, settings=settings))
+            self.public = public
+            self.settings = settings
+            self.arm_fill()
+            self.broadcast_room()
+
+    def fill_at_ms(self) -> int | None:
+        """When the free seats of this waiting public table go to computer players."""
+        return fill_at_ms(
+            self.public,
+            self.status,
+            self.mode,
+            self.settings,
+            self.live.loaded_at,
+            self.services.settings.public_fill_seconds,
+        )
+
+    def arm_fill(self) -> None:
+        """Wait for the fill time (a no-op unless the table is public and waiting)."""
+        self.stop_fill()
+        at = self.fill_at_ms()
+        if at is None or self.closed:
+            return
+        delay = max(0.0, at / 1000 - self.live.now())
+        self._fill = asyncio.create_task(self._fill_later(delay), name=f"fill-{self.game_id}")
+
+    def stop_fill(self) -> None:
+        task, self._fill = self._fill, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _fill_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+
+        async def fill() -> None:
+            self._fill = None
+            try:
+                await self.fill()
+            except Exception:
+                log.exception(
+                    "could not fill a public table",
+                    extra=game_fields(self.game_id, event="fill_failed"),
+                )
+
+        # nobody to play with: armed again when a player connects
+        await self.post(
+            fill,
+            lambda: (
+                self.fill_at_ms() is not None and any(listener.seats for listener in self.listeners)
+            ),
+        )
+
+    async def fill(self) -> None:
+        """Computer players of the stand-in's level in the free seats, and the match starts
+        (the caller holds the lock). Each takes the seat as an ``open`` one."""
+        seats, changed = filled(self.seats, self.live.stand_in_level())
+        if not changed:
+            return
+        holders = holder_rows(changed, 0)
+        log.info(
+            "public table filled with computer players",
+            extra=game_fields(self.game_id, event="public_filled", seats=[s.seat for s in changed]),
+        )
+        await self.seating.save(
+            seats, changed, extra=public_store.insert_holders(self.game_id, holders)
+        )
+        self.holders.extend(holders)
+
+    def _handed_over(self, seats: list[Seat]) -> None:
+        """The hand-over of the end of a deal is committed (public.py ``hand_over``): the new
+        holders sit (their connections get seats)."""
+        self.holders.extend(holder_rows(seats, self.deals))  # the next deal is not counted yet
+        for s in seats:
+            self.seats[s.seat] = s
+        self.consents.forget(tuple(s.seat for s in seats))
+        self.seating.refresh_listener_seats()
+        log.info(
+            "computer seats handed to humans",
+            extra=game_fields(
+                self.game_id, event="seat_handed_over", seats=[s.seat for s in seats]
+            ),
+        )
 
     async def swap_seats(self, identity_id: int, pairs: list[tuple[int, int]]) -> out.RoomInfo:
         """The host moves occupants between seats (teams), only before the first deal."""
@@ -818,7 +932,7 @@ class Room:
             clock=self.live.plan,
             stored_clock=self.live.stored,
             cleared_seats=self.live.cleared_seats,
-            hand_over=self.public_table.hand_over,
+            hand_over=lambda state: hand_over(self.game_id, state, self.seats, self.deals),
             award=award if awards is not None else None,
         )
 
@@ -855,7 +969,7 @@ class Room:
             self.send(sender, out.ack(client_id, self.version + 1))
         self.publish(plan.state, plan.events)
         if plan.handed is not None:  # after the deal's last card: the new holder sees no old hand
-            self.public_table.handed_over(plan.handed[0])
+            self._handed_over(plan.handed[0])
         if plan.finished:
             self.status = FINISHED
             if self.settings.get("board") and self.services.board_over is not None:
@@ -1118,7 +1232,7 @@ class Room:
         async with self.lock:
             self._stop_countdown()
             self.live.stop()
-            self.public_table.stop()
+            self.stop_fill()
         await self.bots.stop()
         for listener in list(self.listeners):
             listener.close(code, reason)

@@ -75,7 +75,7 @@ class Seating:
             room.broadcast_room(skip=listener)
         room.bots.schedule()
         if listener.seats and room.public:
-            room.public_table.arm()  # a public table fills once a player is there
+            room.arm_fill()  # a public table fills once a player is there
 
     def detach(self, listener: Listener) -> None:
         room = self.room
@@ -189,7 +189,7 @@ class Seating:
         room.deals = 1
         self.refresh_listener_seats()
         room.live.set(deadlines)
-        room.public_table.stop()
+        room.stop_fill()
         room.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
         room.bots.schedule()

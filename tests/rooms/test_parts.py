@@ -22,7 +22,8 @@ from app.engine import (
 from app.rooms.chat import Chat, check_configure
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError
-from app.rooms.model import Facts, Mode, Status, table_settings
+from app.rooms.model import Facts, Mode, Seat, SeatKind, Status, table_settings
+from app.rooms.public import fill_at_ms, filled, hand_over, holder_rows, holders_json, sit_choice
 from app.rooms.publisher import Publisher, seats_key
 from tests.rooms.harness import FakeListener
 
@@ -202,3 +203,67 @@ def test_a_stored_agreement_is_kept_only_for_the_same_kind_and_version():
         stale = Consents()
         stale.restore(other, facts)
         assert stale.agreed == set()
+
+
+def _table(*kinds: str) -> list[Seat]:
+    """Seats by kind: ``h`` a free human seat, ``hN`` held by identity N, ``b`` a computer
+    player, ``o`` an open computer seat, ``oN`` one that identity N waits for."""
+    seats = []
+    for i, k in enumerate(kinds):
+        held = int(k[1:]) if len(k) > 1 else None
+        if k[0] == "h":
+            seats.append(Seat(i, SeatKind.HUMAN, held, None, f"P{held}" if held else None))
+        else:
+            seats.append(Seat(i, SeatKind.BOT, None, "medium", None, open=k[0] == "o"))
+            if held is not None:
+                seats[-1].heir_id, seats[-1].heir_name = held, f"P{held}"
+    return seats
+
+
+def test_sit_here_takes_a_free_seat_waits_for_an_open_one_or_says_who_was_first():
+    waiting = _table("h1", "h", "h", "b")
+    assert sit_choice(2, None, True, Status.WAITING, waiting) == ("take", 1)
+    assert sit_choice(2, 2, True, Status.WAITING, waiting) == ("take", 2)
+    assert sit_choice(1, 2, True, Status.WAITING, waiting) == ("seat", 0)  # already seated
+    playing = _table("h1", "o", "o5", "b")
+    assert sit_choice(2, None, True, Status.PLAYING, playing) == ("inherit", 1)
+    assert sit_choice(5, None, True, Status.PLAYING, playing) == ("heir", 2)
+    for seat, status, public, seats, code in [
+        (3, Status.WAITING, True, waiting, "seat_taken"),  # a computer player's seat
+        (2, Status.PLAYING, True, playing, "seat_taken"),  # somebody waits for it already
+        (None, Status.FINISHED, True, playing, "game_over"),
+        (None, Status.WAITING, False, waiting, "not_allowed"),
+        (9, Status.WAITING, True, waiting, "bad_message"),
+    ]:
+        with pytest.raises(CommandError) as refused:
+            sit_choice(2, seat, public, status, seats)
+        assert refused.value.code == code
+
+
+def test_a_public_table_fills_its_free_seats_with_open_computer_players_when_due():
+    seats = _table("h1", "h", "b", "h")
+    new, changed = filled(seats, "hard")
+    assert [s.seat for s in changed] == [1, 3]
+    assert all(s.kind == "bot" and s.open and s.level == "hard" for s in changed)
+    assert seats[1].kind == "human"  # the seats given are not changed
+    since = {"public_since": 1_000}
+    assert fill_at_ms(True, Status.WAITING, Mode.FRIENDS, since, 5_000, 30) == 31_000
+    assert fill_at_ms(True, Status.WAITING, Mode.FRIENDS, {}, 5_000, 30) == 35_000  # from the load
+    assert fill_at_ms(False, Status.WAITING, Mode.FRIENDS, since, 0, 30) is None
+    assert fill_at_ms(True, Status.PLAYING, Mode.FRIENDS, since, 0, 30) is None
+
+
+def test_the_end_of_a_deal_hands_open_seats_to_their_heirs_and_the_record_says_from_when():
+    over = _deal_over()
+    seats = _table("h1", "o7", "o", "b")
+    handed = hand_over("g1", over, seats, 3)
+    assert handed is not None
+    new, _work = handed
+    assert [(s.seat, s.kind, s.identity_id, s.name) for s in new] == [(1, "human", 7, "P7")]
+    assert hand_over("g1", new_match("classic", 4, seed=1), seats, 3) is None  # mid-deal
+    assert hand_over("g1", over, _table("h1", "o", "o", "b"), 3) is None  # no heir
+    rows = holder_rows(filled(_table("h1", "h", "b", "b"), "easy")[1], 0) + holder_rows(new, 3)
+    assert holders_json(rows) == [
+        {"seat": 1, "from_deal": 0, "by": "computer", "level": "easy", "name": None},
+        {"seat": 1, "from_deal": 3, "by": "human", "level": None, "name": "P7"},
+    ]
