@@ -7,7 +7,7 @@ path, with the version it saw: a stale answer is dropped and the bot thinks agai
 
 Two more players go the same way, for a human seat:
 
-* the **stand-in** (RULES.md D-22) of a seat it plays (live.py ``active``): a bot of the
+* the **stand-in** (RULES.md D-22) of a seat it plays (live.py ``stood_in``): a bot of the
   table's ``stand_in`` level, at the bots' pace, its actions marked ``"by": "stand_in"`` (the
   next deal does not wait for that seat's consent: consents.py ``needed``);
 * **forced play** (D-23): in the card play, a seat with exactly one legal action held by a
@@ -99,7 +99,7 @@ class BotDriver:
         kind = room.seats[seat].kind
         if kind == "bot":
             return seat, None
-        if room.live.active(seat):
+        if room.stand_in_active(seat):
             return seat, "stand_in"
         if self.forced(state, seat):
             return seat, "auto"
@@ -113,7 +113,7 @@ class BotDriver:
             return None
         if self.room.seats[seat].kind == "bot":
             return seat, None
-        if self.room.live.active(seat):
+        if self.room.stand_in_active(seat):
             return seat, "stand_in"
         return None
 
@@ -245,7 +245,7 @@ class BotDriver:
         elif by == "auto":
             action = legal_actions(state)[0]
         else:
-            level = room.live.stand_in_level() if by else room.seats[seat].level
+            level = room.stand_in_level() if by else room.seats[seat].level
             action = await self.choose(state, seat, level or "medium")
         await room.post(lambda: room.execute(seat, action, version, None, None, by=by), still)
 

@@ -463,8 +463,8 @@ class RoomManager:
             room.deals = 1
             room.version = 1
             deal = repo.DealRow(0, room.state.dealer, deck_strings(room.state))
-            deadlines = room.live.plan(room.state)
-            clock = room.live.stored(deadlines, room.version)
+            deadlines = room.plan_clock(room.state)
+            clock = room.clock_row(deadlines, room.version)
             room.live.deadlines = deadlines
         game_values = {
             "id": game_id,
@@ -489,7 +489,7 @@ class RoomManager:
             room.closed = True
         else:
             self.rooms[game_id] = room
-            room.live.rearm()
+            room.rearm_clock()
             room.arm_fill()
             if self.services.push is not None:  # what its seats were (app/web/push.py)
                 self.services.push.seen(room)

@@ -6,7 +6,7 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does. Four parts decide and hold no reference to the
+part named for it, as lila's round actor does. Five parts decide and hold no reference to the
 room: the room passes them what they read, and stores, acknowledges and sends what they
 return:
 
@@ -15,6 +15,8 @@ return:
   its record);
 * ``consents`` (consents.py): what the next deal and the rematch wait for, and who agreed;
   the room stores the agreements and runs the next deal's countdown;
+* ``live`` (live.py): the decision clocks' deadlines, who is away since when, the stand-in
+  votes and the seats it plays; the room runs the clock's timer;
 * public tables (public.py): who may list a table, the seat "Sit here" gets, the computer
   players that fill it and the seats the end of a deal hands over; the room runs the fill
   timer.
@@ -23,7 +25,6 @@ The others still reach the room through a weak proxy (model.py ``owner``):
 
 * ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
-* ``live`` (live.py): the decision clock, who is away, the stand-in's seats;
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
 (step.py: the action checked and what it writes decided, changing nothing), then commits it
@@ -83,7 +84,15 @@ from app.rooms.chat import Chat
 from app.rooms.chat import check_configure as check_chat_configure
 from app.rooms.consents import Consents, deals_at_once
 from app.rooms.errors import CommandError, RoomClosed, RoomMoved
-from app.rooms.live import Live
+from app.rooms.live import (
+    STAND_IN_RETRY_SECONDS,
+    Live,
+    cleared_seats,
+    clock_seconds,
+    decisions,
+    stand_in_level,
+    stood_in,
+)
 from app.rooms.model import (
     MODES,
     Facts,
@@ -167,7 +176,8 @@ class Room:
         self.consents = Consents()
         self._countdown: asyncio.Task[None] | None = None  # the next deal's (consents)
         self.bots = BotDriver(self)
-        self.live = Live(self)
+        self.live = Live()
+        self._clock: asyncio.Task[None] | None = None  # the earliest deadline's (live.py)
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
         # PostgreSQL: this process's lease of the room; every write is fenced by it (leases.py)
         self.lease: Lease | None = None
@@ -235,7 +245,7 @@ class Room:
           next deal is dealt, or the rematch created, now; an incomplete one waits again
           (a friends countdown starts again);
         * the decision clocks: each running one gets at least the time it had left when the
-          server went away, plus ``GRACE_SECONDS`` (live.py ``restore``);
+          server went away, plus ``GRACE_SECONDS`` (live.py ``restored``);
         * a bot's turn, a stand-in's turn, forced play, a claim's play-out (the replayed
           state's claimer) and the bela-2p exchange window: the driver takes them up as soon
           as a player is connected (bots wait for the humans; ``bots.schedule`` on attach),
@@ -258,7 +268,7 @@ class Room:
                 await self.deal_next(state)
             else:
                 await self._resume_consents()
-            await self.live.restore(self.stored_clock)
+            await self.restore_clock(self.stored_clock)
             self.bots.schedule()
 
     # ------------------------------------------------------------------ queries
@@ -300,6 +310,7 @@ class Room:
     def facts(self) -> Facts:
         """What the parts that decide read of the room now (model.py ``Facts``)."""
         humans = tuple(self.human_seats())
+        connected = frozenset(self.connected_seats())
         return Facts(
             state=self.state,
             status=self.status,
@@ -308,8 +319,10 @@ class Room:
             board=self.board,
             rematch_id=self.rematch_id,
             humans=humans,
-            connected=frozenset(self.connected_seats()),
-            stand_in=frozenset(s for s in humans if self.live.active(s)),
+            connected=connected,
+            stand_in=frozenset(
+                s for s in humans if stood_in(self.seats[s], self.status, connected)
+            ),
         )
 
     def bot_level(self) -> str | None:
@@ -365,7 +378,7 @@ class Room:
                     "xp_level": self._xp_level(s),
                     "deadline": self.live.deadlines.get(s.seat),
                     "stand_in": s.stand_in if s.kind == "human" else None,
-                    "away_since": self.live.away_since_ms(s.seat),
+                    "away_since": self.live.away_since_ms(s, connected),
                     "stand_in_votes": sorted(self.live.votes.get(s.seat, ())),
                     "open": s.open,
                     "heir": (s.heir_name or "") if s.heir_id is not None else None,
@@ -392,7 +405,7 @@ class Room:
                 "spectator_chat": self.settings["spectator_chat"],
                 "board": self.settings["board"],
             },
-            "clock_seconds": self.live.clock_seconds(),
+            "clock_seconds": self.clock_seconds(),
             "public": self.public,
             "rated": bool(self.settings.get("rated", True)),
             "now": self.live.now_ms(),
@@ -688,7 +701,7 @@ class Room:
     async def fill(self) -> None:
         """Computer players of the stand-in's level in the free seats, and the match starts
         (the caller holds the lock). Each takes the seat as an ``open`` one."""
-        seats, changed = filled(self.seats, self.live.stand_in_level())
+        seats, changed = filled(self.seats, self.stand_in_level())
         if not changed:
             return
         holders = holder_rows(changed, 0)
@@ -764,15 +777,207 @@ class Room:
             if msg_id is not None:
                 self.send(listener, out.ack(msg_id, self.version))
 
+    # ------------------------------------------------------------------ the clock and the stand-in
+
     async def stand_in(self, listener: Listener, seat: int, msg_id: str | None) -> None:
-        """``stand_in``: agree to let the stand-in play an away seat (live.py)."""
+        """``stand_in``: agree to let the stand-in play an away seat (live.py ``vote``
+        decides); once every other player agreed, the seat's ``stand_in`` is stored."""
         async with self._command(listener, msg_id):
-            await self.live.vote(listener, seat, msg_id)
+            away = int(self.settings.get("away_seconds", 120))
+            connected = self.connected_seats()
+            taken, votes = self.live.vote(
+                listener, seat, self.mode, self.status, self.seats, connected, away
+            )
+            if taken is None:
+                self.live.votes[seat] = votes
+                self._ack(listener, msg_id)
+                self.broadcast_room()
+                return
+            await self._save_seats([taken])
+            self.live.votes.pop(seat, None)
+            self._ack(listener, msg_id)
+            log.info(
+                "stand-in plays an away seat",
+                extra={"event": "stand_in", "game": self.game_id, "seat": seat},
+            )
+            self.broadcast_room()
+            await self.check_consents()
+            self.bots.schedule()
 
     async def back(self, listener: Listener, msg_id: str | None) -> None:
-        """``back``: the player takes his seats back from the stand-in (live.py)."""
+        """``back``: the stand-in stops for every seat the sender holds."""
         async with self._command(listener, msg_id):
-            await self.live.back(listener, msg_id)
+            if not listener.seats:
+                raise CommandError("spectator", "spectators hold no seat")
+            held = [self.seats[s] for s in listener.seats if self.seats[s].stand_in is not None]
+            if not held:
+                raise CommandError("not_allowed", "the stand-in plays none of your seats")
+            changed = []
+            for seat in held:
+                row = seat.copy()
+                row.stand_in = None
+                changed.append(row)
+            await self._save_seats(changed)
+            self._ack(listener, msg_id)
+            self.broadcast_room()
+            self.bots.schedule()
+
+    def _ack(self, listener: Listener, msg_id: str | None) -> None:
+        if msg_id is not None:
+            self.send(listener, out.ack(msg_id, self.version))
+
+    async def _save_seats(self, seats: list[Seat]) -> None:
+        """Store changed seats, then make them the room's."""
+        try:
+            await self.store(repo.save_seats(self.game_id, [s.row() for s in seats]))
+        except Exception:
+            log.exception(
+                "could not store a seat", extra={"event": "store_failed", "game": self.game_id}
+            )
+            raise CommandError("server_error", "the change could not be saved; try again") from None
+        for s in seats:
+            self.seats[s.seat] = s
+
+    def clock_seconds(self) -> float | None:
+        """The length of a decision, or None when the table has no clock (live.py)."""
+        return clock_seconds(self.mode, self.settings, self.services.settings.clock_seconds)
+
+    def stand_in_level(self) -> str:
+        return stand_in_level(self.settings)
+
+    def stand_in_active(self, seat: int) -> bool:
+        """Whether the stand-in plays ``seat`` now (live.py ``stood_in``)."""
+        return stood_in(self.seats[seat], self.status, self.connected_seats())
+
+    def presence(self, before: set[int], after: set[int]) -> None:
+        """Connections opened or closed (seating.py): away times start and end; a clock that
+        ran out while nobody was there is handled once a player is back."""
+        if self.live.presence(before, after):
+            self.rearm_clock()
+
+    def plan_clock(
+        self,
+        state: State | None,
+        seats: list[Seat] | None = None,
+        status: Status | None = None,
+    ) -> dict[int, int]:
+        """The deadlines of the decisions ``state`` starts (a new step: nobody agreed yet);
+        ``seats`` and ``status``: the room's once the step is applied, when they change with
+        it (the first deal)."""
+        seconds = self.clock_seconds()
+        if seconds is None or state is None:
+            return {}
+        seats = self.seats if seats is None else seats
+        status = self.status if status is None else status
+        connected = self.connected_seats()
+        stand_in = {s.seat for s in seats if stood_in(s, status, connected)}
+        waited = decisions(state, set(), status, seats, self.mode, self.board, stand_in)
+        return self.live.plan(seconds, waited)
+
+    def clock_row(self, deadlines: dict[int, int], version: int) -> dict[str, Any] | None:
+        """``games.clock`` for ``deadlines`` at ``version`` (None without a clock)."""
+        return self.live.stored(self.clock_seconds(), deadlines, version)
+
+    def set_clock(self, deadlines: dict[int, int]) -> None:
+        self.live.deadlines = dict(deadlines)
+        self.rearm_clock()
+
+    async def restore_clock(self, stored: dict[str, Any] | None) -> None:
+        """After a load: each running clock gets at least the time it had left when the server
+        went away, plus the grace (live.py ``restored``), and is written back (the caller
+        holds the lock)."""
+        if self.clock_seconds() is None or self.status != PLAYING:
+            return
+        fresh = {
+            seat: ms
+            for seat, ms in self.plan_clock(self.state).items()
+            if seat not in self.consents.agreed
+        }
+        deadlines = self.live.restored(stored, self.version, fresh)
+        await self.store(
+            repo.save_seats(self.game_id, [], clock=self.clock_row(deadlines, self.version))
+        )
+        self.set_clock(deadlines)
+
+    def rearm_clock(self) -> None:
+        """Wait for the earliest running deadline."""
+        self.stop_clock()
+        earliest = self.live.earliest()
+        if earliest is None or self.closed:
+            return
+        seat, deadline = earliest
+        self._clock = asyncio.create_task(
+            self._expire(seat, deadline, self.version), name=f"clock-{self.game_id}-{seat}"
+        )
+
+    def stop_clock(self) -> None:
+        task, self._clock = self._clock, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _expire(self, seat: int, deadline: int, version: int) -> None:
+        await asyncio.sleep(max(0.0, deadline / 1000 - self.live.now()))
+        if not self.unattended and not self.human_listeners():
+            return  # nobody at the table: handled when someone connects (presence)
+        try:
+            await self._play_for(seat, deadline, version)
+        except asyncio.CancelledError:
+            raise
+        except RoomClosed as exc:  # expected: the room moved or left memory meanwhile
+            log.info(
+                "stand-in move dropped: the room closed here",
+                extra={
+                    "event": "stand_in_dropped",
+                    "game": self.game_id,
+                    "seat": seat,
+                    "error": type(exc).__name__,
+                },
+            )
+            return
+        except Exception as exc:
+            log.error(
+                "stand-in failed to act",
+                extra={
+                    "event": "stand_in_failed",
+                    "game": self.game_id,
+                    "seat": seat,
+                    "error": f"{type(exc).__name__}: {exc}",
+                },
+            )
+            await asyncio.sleep(STAND_IN_RETRY_SECONDS)
+            if self._clock is asyncio.current_task():
+                self._clock = None
+                self.rearm_clock()
+
+    def _clock_still(self, seat: int, deadline: int, version: int) -> bool:
+        return (
+            not self.closed
+            and self.version == version
+            and self.live.deadlines.get(seat) == deadline
+        )
+
+    async def _play_for(self, seat: int, deadline: int, version: int) -> None:
+        """The clock of ``seat`` ran out: its stand-in plays this one decision."""
+        state = self.state
+        if state is None or not self._clock_still(seat, deadline, version):
+            return
+
+        def still() -> bool:
+            return self._clock_still(seat, deadline, version)
+
+        if current_player(state) == seat:
+            action = await self.bots.choose(state, seat, self.stand_in_level())
+            await self.post(
+                lambda: self.execute(seat, action, version, None, None, by="stand_in"), still
+            )
+            return
+
+        async def agree() -> None:
+            await self.agree_for({seat})
+            self.live.deadlines.pop(seat, None)
+            self.rearm_clock()
+
+        await self.post(agree, still)
 
     def connection_settings(self, listener: Listener, msg_id: str | None) -> None:
         """``settings``: the connection's own settings changed (``auto_play``)."""
@@ -929,9 +1134,9 @@ class Room:
             by=self.by,
             deals_at_once=lambda state: deals_at_once(state, self.board),
             deal=lambda state: start_deal(state, self.rng),
-            clock=self.live.plan,
-            stored_clock=self.live.stored,
-            cleared_seats=self.live.cleared_seats,
+            clock=self.plan_clock,
+            stored_clock=self.clock_row,
+            cleared_seats=lambda seat, by: cleared_seats(self.seats[seat], by),
             hand_over=lambda state: hand_over(self.game_id, state, self.seats, self.deals),
             award=award if awards is not None else None,
         )
@@ -977,7 +1182,7 @@ class Room:
         if plan.next_deal is not None:
             self.deals += 1
             self.publish(*plan.next_deal)
-        self.live.set(plan.deadlines)
+        self.set_clock(plan.deadlines)
         if self.consent_kind() != consent_before or self.status != status_before:
             self.consents.clear()
             self._open_consent()
@@ -990,15 +1195,15 @@ class Room:
         """Deal the next deal of a finished one (the caller holds ``self.lock``)."""
         new_state, events = start_deal(state, self.rng)
         deal = repo.DealRow(self.deals, new_state.dealer, deck_strings(new_state))
-        deadlines = self.live.plan(new_state)
-        clock = self.live.stored(deadlines, self.version + 1)
+        deadlines = self.plan_clock(new_state)
+        clock = self.clock_row(deadlines, self.version + 1)
         values: dict[str, Any] = {"clock": clock} if clock is not None else {}
         await self.store(repo.record_step(self.game_id, deals=[deal], **values))
         self.deals += 1
         self.consents.clear()
         self._stop_countdown()
         self.publish(new_state, events)
-        self.live.set(deadlines)
+        self.set_clock(deadlines)
         self.broadcast_room()
         self.bots.schedule()
 
@@ -1015,7 +1220,7 @@ class Room:
                 consents.agreed = agreed
                 for seat in listener.seats:  # their clocks stop
                     self.live.deadlines.pop(seat, None)
-                self.live.rearm()
+                self.rearm_clock()
             if msg_id is not None:
                 self.send(listener, out.ack(msg_id, self.version))
             await self._consent_complete(kind)
@@ -1231,7 +1436,7 @@ class Room:
         self.close_code = code
         async with self.lock:
             self._stop_countdown()
-            self.live.stop()
+            self.stop_clock()
             self.stop_fill()
         await self.bots.stop()
         for listener in list(self.listeners):

@@ -53,11 +53,11 @@ class Seating:
         room = self.room
         if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
             return False
-        if room.live.clock_seconds() is not None:
+        if room.clock_seconds() is not None:
             return False
         connected = self.connected_seats()
         return any(
-            seat not in connected and not room.live.active(seat) for seat in room.human_seats()
+            seat not in connected and not room.stand_in_active(seat) for seat in room.human_seats()
         )
 
     def attach(self, listener: Listener) -> None:
@@ -69,7 +69,7 @@ class Seating:
         room.listeners.add(listener)
         room.last_active = time.monotonic()
         after = self.connected_seats()
-        room.live.presence(before, after)
+        room.presence(before, after)
         room.send_state(listener)  # carries the room too
         if after != before or not listener.seats:
             room.broadcast_room(skip=listener)
@@ -85,7 +85,7 @@ class Seating:
         room.listeners.discard(listener)
         room.last_active = time.monotonic()
         after = self.connected_seats()
-        room.live.presence(before, after)
+        room.presence(before, after)
         if after != before or not listener.seats:
             room.broadcast_room()
             room.consent_presence_changed()
@@ -172,10 +172,8 @@ class Seating:
             return
         state = new_match(room.variant, room.players, room.options, rng=room.rng)
         deal = repo.DealRow(0, state.dealer, deck_strings(state))
-        old_seats, room.seats, room.status = room.seats, seats, Status.PLAYING
-        deadlines = room.live.plan(state)  # the first decision's clock
-        room.seats, room.status = old_seats, Status.WAITING
-        clock = room.live.stored(deadlines, room.version + 1)
+        deadlines = room.plan_clock(state, seats, Status.PLAYING)  # the first decision's clock
+        clock = room.clock_row(deadlines, room.version + 1)
         values: dict[str, Any] = {"clock": clock} if clock is not None else {}
         save = repo.save_seats(
             room.game_id, [s.row() for s in changed], status=Status.PLAYING.value, **values
@@ -188,7 +186,7 @@ class Seating:
         room.status = Status.PLAYING
         room.deals = 1
         self.refresh_listener_seats()
-        room.live.set(deadlines)
+        room.set_clock(deadlines)
         room.stop_fill()
         room.broadcast_room()
         room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])

@@ -307,7 +307,7 @@ async def test_a_stand_in_claims_for_the_seat_it_plays(monkeypatch: pytest.Monke
     like a player); its claim and the whole play-out are marked "claim"."""
     room, listener = await local_room("bela", 3, seed=6)
     seat = await play_to_a_claim(room, listener, random.Random(2))
-    monkeypatch.setattr(room.live, "active", lambda s: s == seat)
+    monkeypatch.setattr(room, "stand_in_active", lambda s: s == seat)
     deal = len(room.state.logs)
     start = len(room.state.actions)
     room.bots.schedule()

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from app.engine import Play, action_to_json, apply, current_player, legal_actions, new_match
+from app.rooms.live import decisions
 from app.rooms.room import _mark_events
 from tests.rooms.harness import FakeListener, act, attach, make_room, services
 
@@ -33,13 +34,13 @@ async def test_after_a_restart_each_running_clock_gets_ten_seconds_more() -> Non
     to_act = current_player(room.state)
     assert room.live.deadlines == {to_act: int(NOW * 1000) + 30_000}
     ahead = int(NOW * 1000) + 12_345
-    await room.live.restore({"version": room.version, "deadlines": {str(to_act): ahead}})
+    await room.restore_clock({"version": room.version, "deadlines": {str(to_act): ahead}})
     assert room.live.deadlines == {to_act: ahead + 10_000}
     # a deadline already past when the room comes back: the grace counts from now
     past = int(NOW * 1000) - 50_000
-    await room.live.restore({"version": room.version, "deadlines": {str(to_act): past}})
+    await room.restore_clock({"version": room.version, "deadlines": {str(to_act): past}})
     assert room.live.deadlines == {to_act: int(NOW * 1000) + 10_000}
-    room.live.stop()
+    room.stop_clock()
 
 
 async def test_a_seat_never_loses_to_time_the_server_was_unreachable() -> None:
@@ -57,7 +58,7 @@ async def test_a_seat_never_loses_to_time_the_server_was_unreachable() -> None:
         "at": written,
     }
     assert stored["deadlines"][str(to_act)] - killed_at == 13_000
-    await room.live.restore(stored)
+    await room.restore_clock(stored)
     deadline = room.live.deadlines[to_act]
     assert deadline - int(NOW * 1000) >= 13_000 + 10_000
     assert deadline == int(NOW * 1000) + 30_000 + 10_000  # what was left when it was written
@@ -65,7 +66,7 @@ async def test_a_seat_never_loses_to_time_the_server_was_unreachable() -> None:
     info = room.room_json(1)
     assert info["now"] == int(NOW * 1000)
     assert info["seats"][to_act]["deadline"] == deadline
-    room.live.stop()
+    room.stop_clock()
 
 
 async def test_a_restored_clock_is_written_back_with_when_it_was_written() -> None:
@@ -73,20 +74,20 @@ async def test_a_restored_clock_is_written_back_with_when_it_was_written() -> No
     to_act = current_player(room.state)
     works: list[Any] = room.services.writer.works
     before = len(works)
-    await room.live.restore(
+    await room.restore_clock(
         {"version": room.version, "deadlines": {str(to_act): 1}, "seconds": 30.0, "at": 0}
     )
     assert len(works) == before + 1
-    assert room.live.stored(room.live.deadlines, room.version)["at"] == int(NOW * 1000)
-    room.live.stop()
+    assert room.clock_row(room.live.deadlines, room.version)["at"] == int(NOW * 1000)
+    room.stop_clock()
 
 
 async def test_a_clock_that_is_stored_for_another_version_starts_again() -> None:
     room, _ = await started(15)
     to_act = current_player(room.state)
-    await room.live.restore({"version": room.version - 1, "deadlines": {str(to_act): 1}})
+    await room.restore_clock({"version": room.version - 1, "deadlines": {str(to_act): 1}})
     assert room.live.deadlines == {to_act: int(NOW * 1000) + 15_000 + 10_000}
-    room.live.stop()
+    room.stop_clock()
 
 
 async def test_a_friends_table_pauses_for_an_away_seat_unless_a_clock_or_the_stand_in() -> None:
@@ -94,16 +95,16 @@ async def test_a_friends_table_pauses_for_an_away_seat_unless_a_clock_or_the_sta
     room.detach(listeners[2])
     assert room.is_paused()
     room.seats[2].stand_in = "away"  # the stand-in plays it now: the table goes on
-    assert room.live.active(2) and not room.is_paused()
+    assert room.stand_in_active(2) and not room.is_paused()
     room.attach(listeners[2])  # the player is back: the stand-in stops at once
-    assert not room.live.active(2) and not room.is_paused()
+    assert not room.stand_in_active(2) and not room.is_paused()
     room.seats[2].stand_in = "left"  # a player who left: the stand-in plays, connected or not
-    assert room.live.active(2)
+    assert room.stand_in_active(2)
 
     clocked, listeners = await started(60)
     clocked.detach(listeners[1])
     assert not clocked.is_paused()  # its clock runs
-    clocked.live.stop()
+    clocked.stop_clock()
 
 
 async def test_the_room_sends_the_seats_live_fields_and_the_settings() -> None:
@@ -124,7 +125,7 @@ async def test_the_room_sends_the_seats_live_fields_and_the_settings() -> None:
     assert seats[to_act]["deadline"] == int(NOW * 1000) + 2_500
     assert seats[3]["away_since"] == int(NOW * 1000) and seats[0]["away_since"] is None
     assert [s["stand_in"] for s in seats] == [None] * 4
-    room.live.stop()
+    room.stop_clock()
 
 
 def _first_card_with_a_declaration() -> tuple[Any, Any, int]:
@@ -207,9 +208,10 @@ async def test_no_clock_runs_while_a_claim_is_played_out() -> None:
     """A claim's play-out is the server's: no seat has a decision, so no clock starts."""
     room, _ = await started(30)
     state = room.state
-    assert room.live.decisions(state, set()) == [current_player(state)]
+    table = (room.status, room.seats, room.mode, room.board, ())
+    assert decisions(state, set(), *table) == [current_player(state)]
     claimed = state.copy()
     claimed.claimer = current_player(state)
-    assert room.live.decisions(claimed, set()) == []
-    assert room.live.plan(claimed) == {}
-    room.live.stop()
+    assert decisions(claimed, set(), *table) == []
+    assert room.plan_clock(claimed) == {}
+    room.stop_clock()

@@ -22,6 +22,7 @@ from app.engine import (
 from app.rooms.chat import Chat, check_configure
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError
+from app.rooms.live import Live, clock_seconds, decisions, stood_in
 from app.rooms.model import Facts, Mode, Seat, SeatKind, Status, table_settings
 from app.rooms.public import fill_at_ms, filled, hand_over, holder_rows, holders_json, sit_choice
 from app.rooms.publisher import Publisher, seats_key
@@ -267,3 +268,98 @@ def test_the_end_of_a_deal_hands_open_seats_to_their_heirs_and_the_record_says_f
         {"seat": 1, "from_deal": 0, "by": "computer", "level": "easy", "name": None},
         {"seat": 1, "from_deal": 3, "by": "human", "level": None, "name": "P7"},
     ]
+
+
+NOW = 1_800_000_000.0
+
+
+def _live() -> Live:
+    live = Live()
+    live.now = lambda: NOW
+    live.loaded_at = live.now_ms() - 200_000  # the room was loaded 200 s ago
+    return live
+
+
+def test_the_stand_in_takes_an_away_seat_once_every_other_player_agreed():
+    live = _live()
+    seats = _table("h1", "h2", "h3", "h4")
+    connected = {0, 1, 3}  # seat 2 is away since the room was loaded
+    args = (Mode.FRIENDS, Status.PLAYING, seats, connected, 120)
+    taken, votes = live.vote(FakeListener(1, (0,)), 2, *args)
+    assert taken is None and votes == {0}
+    live.votes[2] = votes
+    taken, votes = live.vote(FakeListener(2, (1,)), 2, *args)
+    assert taken is None and votes == {0, 1}
+    live.votes[2] = votes
+    taken, votes = live.vote(FakeListener(4, (3,)), 2, *args)
+    assert taken is not None and (taken.seat, taken.stand_in) == (2, "away")
+    assert seats[2].stand_in is None  # the room stores it, then applies it
+
+
+@pytest.mark.parametrize(
+    ("listener_seats", "seat", "connected", "away", "code"),
+    [
+        ((), 2, {0}, 120, "not_allowed"),  # a spectator
+        ((0,), 0, {0}, 120, "not_allowed"),  # one's own seat
+        ((0,), 7, {0}, 120, "bad_message"),
+        ((0,), 1, {0, 1}, 120, "not_away"),  # connected
+        ((0,), 1, {0}, 600, "not_away"),  # not away for long enough yet
+    ],
+)
+def test_a_stand_in_vote_is_refused(listener_seats, seat, connected, away, code):
+    seats = _table("h1", "h2", "h3", "h4")
+    with pytest.raises(CommandError) as refused:
+        _live().vote(
+            FakeListener(1, listener_seats),
+            seat,
+            Mode.FRIENDS,
+            Status.PLAYING,
+            seats,
+            connected,
+            away,
+        )
+    assert refused.value.code == code
+
+
+def test_who_the_stand_in_plays_and_which_decisions_the_clock_waits_for():
+    left, away = (
+        Seat(0, SeatKind.HUMAN, 1, None, "A", "left"),
+        Seat(1, SeatKind.HUMAN, 2, None, "B", "away"),
+    )
+    assert stood_in(left, Status.PLAYING, {0}) and not stood_in(away, Status.PLAYING, {1})
+    assert stood_in(away, Status.PLAYING, set()) and not stood_in(away, Status.WAITING, set())
+    assert clock_seconds(Mode.FRIENDS, {"clock": 30}, None) == 30.0
+    assert clock_seconds(Mode.COMPUTER, {"clock": 30}, None) is None
+    seats = _table("h1", "b", "h3", "b")
+    playing = new_match("classic", 4, seed=1)
+    to_act = current_player(playing)
+    table = (Status.PLAYING, seats, Mode.FRIENDS, False, ())
+    waited = decisions(playing, set(), *table)
+    assert waited == ([to_act] if seats[to_act].kind == "human" else [])
+    live = _live()
+    assert live.plan(30.0, [0, 2]) == {0: int(NOW * 1000) + 30_000, 2: int(NOW * 1000) + 30_000}
+    assert live.plan(None, [0]) == {}
+    assert live.stored(30.0, {2: 5, 0: 9}, 12) == {
+        "version": 12,
+        "deadlines": {"0": 9, "2": 5},
+        "seconds": 30.0,
+        "at": int(NOW * 1000),
+    }
+
+
+def test_a_restored_clock_keeps_what_was_left_plus_the_grace():
+    live = _live()
+    now = int(NOW * 1000)
+    fresh = {0: now + 30_000, 2: now + 30_000}
+    stored = {"version": 5, "deadlines": {"0": 1_000 + 12_000}, "at": 1_000}  # 12 s were left
+    assert live.restored(stored, 5, fresh) == {0: now + 12_000 + 10_000, 2: now + 30_000 + 10_000}
+    assert live.restored(stored, 6, fresh) == {s: ms + 10_000 for s, ms in fresh.items()}  # stale
+
+
+def test_presence_starts_and_ends_away_times_and_drops_the_votes_of_a_returning_seat():
+    live = _live()
+    live.votes[2] = {0}
+    assert not live.presence({0, 1, 2}, {0, 1})  # seat 2 went away: nothing to rearm
+    assert live.away_since[2] == int(NOW * 1000)
+    assert live.presence({0, 1}, {0, 1, 2})  # it came back
+    assert 2 not in live.away_since and 2 not in live.votes

@@ -35,7 +35,7 @@ async def test_an_unattended_table_plays_on_with_nobody_connected() -> None:
     assert room.unattended and not room.listeners
     assert not room.is_idle(0.0)  # never evicted while it is played
     room.bots.schedule()
-    room.live.rearm()
+    room.rearm_clock()
     for _ in range(3000):
         if room.state.phase is Phase.DEAL_OVER:
             break
@@ -51,7 +51,7 @@ async def test_an_ordinary_table_waits_for_its_humans() -> None:
     assert not room.unattended
     version = room.version
     room.bots.schedule()
-    room.live.rearm()
+    room.rearm_clock()
     assert room.bots.to_act() is None  # bots wait for the humans
     await asyncio.sleep(0.3)
     assert room.version == version
