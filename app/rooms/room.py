@@ -6,7 +6,7 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does. Five parts decide and hold no reference to the
+part named for it, as lila's round actor does. Six parts decide and hold no reference to the
 room: the room passes them what they read, and stores, acknowledges and sends what they
 return:
 
@@ -15,6 +15,8 @@ return:
   its record);
 * ``consents`` (consents.py): what the next deal and the rematch wait for, and who agreed;
   the room stores the agreements and runs the next deal's countdown;
+* seats (seating.py): joining, the host's swaps, the waiting room's seats, leaving, and
+  whether the table is paused;
 * ``live`` (live.py): the decision clocks' deadlines, who is away since when, the stand-in
   votes and the seats it plays; the room runs the clock's timer;
 * public tables (public.py): who may list a table, the seat "Sit here" gets, the computer
@@ -23,7 +25,6 @@ return:
 
 The others still reach the room through a weak proxy (model.py ``owner``):
 
-* ``seating`` (seating.py): join, seat swaps, leaving, names, presence;
 * ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
 
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
@@ -61,6 +62,7 @@ from app.engine import (
     action_to_json,
     current_player,
     get_rules,
+    new_match,
     seat_view,
     start_deal,
     stored_options,
@@ -104,6 +106,7 @@ from app.rooms.model import (
     Status,
     deck_strings,
     table_settings,
+    then,
 )
 from app.rooms.public import (
     check_listing,
@@ -116,7 +119,16 @@ from app.rooms.public import (
     sit_choice,
 )
 from app.rooms.publisher import Publisher, Step, seats_key, views_of
-from app.rooms.seating import Seating
+from app.rooms.seating import (
+    connected_seats,
+    is_paused,
+    joining,
+    leaving,
+    seat_set,
+    seat_taken,
+    starts,
+    swapped,
+)
 from app.rooms.step import StepPlan, StepTable, WireAction, plan_step
 from app.rooms.step import mark_events as _mark_events  # noqa: F401 (tests/rooms/test_live.py)
 
@@ -172,7 +184,6 @@ class Room:
         self.lock = asyncio.Lock()
         self.rng: random.Random = seeded(self.services, self.variant)
         self.publisher = Publisher()
-        self.seating = Seating(self)
         self.consents = Consents()
         self._countdown: asyncio.Task[None] | None = None  # the next deal's (consents)
         self.bots = BotDriver(self)
@@ -290,14 +301,21 @@ class Room:
         return tuple(s.seat for s in self.seats if s.identity_id == identity_id)
 
     def connected_seats(self) -> set[int]:
-        return self.seating.connected_seats()
+        return connected_seats(self.listeners)
 
     def human_listeners(self) -> bool:
         """Whether a player (not only spectators) is connected."""
         return any(listener.seats for listener in self.listeners)
 
     def is_paused(self) -> bool:
-        return self.seating.is_paused()
+        """A friends game waiting for a human seat's connection (seating.py ``is_paused``)."""
+        if self.mode != Mode.FRIENDS or self.status != PLAYING:
+            return False
+        connected = self.connected_seats()
+        humans = self.human_seats()
+        stand_in = {s for s in humans if stood_in(self.seats[s], self.status, connected)}
+        clock = self.clock_seconds() is not None
+        return is_paused(self.mode, self.status, clock, humans, connected, stand_in)
 
     def consent_kind(self) -> str | None:
         return self.consents.kind(self.facts())
@@ -595,10 +613,39 @@ class Room:
 
     def attach(self, listener: Listener) -> None:
         """A client connected: send it the full state; tell the others if presence changed."""
-        self.seating.attach(listener)
+        if self.closed:
+            raise RoomClosed(self.game_id)
+        before = self.connected_seats()
+        self.listeners.add(listener)
+        self.last_active = time.monotonic()
+        after = self.connected_seats()
+        self.presence(before, after)
+        self.send_state(listener)  # carries the room too
+        if after != before or not listener.seats:
+            self.broadcast_room(skip=listener)
+        self.bots.schedule()
+        if listener.seats and self.public:
+            self.arm_fill()  # a public table fills once a player is there
 
     def detach(self, listener: Listener) -> None:
-        self.seating.detach(listener)
+        if listener not in self.listeners:
+            return
+        before = self.connected_seats()
+        self.listeners.discard(listener)
+        self.last_active = time.monotonic()
+        after = self.connected_seats()
+        self.presence(before, after)
+        if after != before or not listener.seats:
+            self.broadcast_room()
+            self.consent_presence_changed()
+
+    def refresh_listener_seats(self) -> None:
+        """A connected listener's seats follow its identity (after a swap or a leave)."""
+        for listener in list(self.listeners):
+            new = self.seats_of(listener.identity_id)
+            if new != listener.seats:
+                listener.seats = new
+                self.send_state(listener)
 
     def resume(self, listener: Listener, version: int) -> None:
         """Send what the client missed after ``version`` (the publisher's buffer), or a fresh
@@ -615,7 +662,58 @@ class Room:
     async def join(self, identity_id: int, name: str | None) -> JoinResult:
         """Reclaim this browser's seats, or take the next free human seat, or watch."""
         async with self._open():
-            return await self.seating.join(identity_id, name)
+            held = self.seats_of(identity_id)
+            if held:
+                return JoinResult("seat", held, self.room_json(identity_id))
+            joined = joining(identity_id, name, self.seats, self.status)
+            if joined is not None:
+                seats, seat = joined
+                await self._seat_players(seats, [seat])
+                return JoinResult("seat", (seat.seat,), self.room_json(identity_id))
+            if self.spectators_allowed:
+                return JoinResult("spectator", (), self.room_json(identity_id))
+            return JoinResult("full", (), self.room_json(identity_id))
+
+    async def _seat_players(
+        self,
+        seats: list[Seat],
+        changed: list[Seat],
+        committed: Callable[[], None] | None = None,
+        extra: Any = None,
+    ) -> None:
+        """Make ``seats`` the room's (``changed`` are the ones that differ), stored first; start
+        the match when every human seat is taken. ``committed`` (the sender's ack) is called
+        once the change is stored, before anything is broadcast. ``extra``: a work stored in
+        the same transaction."""
+        rows = [s.row() for s in changed]
+        if not starts(self.status, seats):
+            save_work = repo.save_seats(self.game_id, rows)
+            await self.store(then(save_work, extra) if extra is not None else save_work)
+            if committed is not None:
+                committed()
+            self.seats = seats
+            self.refresh_listener_seats()
+            self.broadcast_room()
+            return
+        state = new_match(self.variant, self.players, self.options, rng=self.rng)
+        deal = repo.DealRow(0, state.dealer, deck_strings(state))
+        deadlines = self.plan_clock(state, seats, PLAYING)  # the first decision's clock
+        clock = self.clock_row(deadlines, self.version + 1)
+        values: dict[str, Any] = {"clock": clock} if clock is not None else {}
+        save = repo.save_seats(self.game_id, rows, status=PLAYING.value, **values)
+        start_work = then(save, repo.record_step(self.game_id, deals=[deal]))
+        await self.store(then(extra, start_work) if extra is not None else start_work)
+        if committed is not None:
+            committed()
+        self.seats = seats
+        self.status = PLAYING
+        self.deals = 1
+        self.refresh_listener_seats()
+        self.set_clock(deadlines)
+        self.stop_fill()
+        self.broadcast_room()
+        self.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
+        self.bots.schedule()
 
     # ------------------------------------------------------------------ public tables
 
@@ -626,7 +724,7 @@ class Room:
         async with self._open():
             role, target = sit_choice(identity_id, seat, self.public, self.status, self.seats)
             if role == "take":
-                await self.seating.take_seat(identity_id, target, name)
+                await self._take_seat(identity_id, target, name)
                 return {"role": "seat", "seat": target}
             if role == "inherit":
                 new = self.seats[target].copy()
@@ -709,7 +807,7 @@ class Room:
             "public table filled with computer players",
             extra=game_fields(self.game_id, event="public_filled", seats=[s.seat for s in changed]),
         )
-        await self.seating.save(
+        await self._seat_players(
             seats, changed, extra=public_store.insert_holders(self.game_id, holders)
         )
         self.holders.extend(holders)
@@ -721,7 +819,7 @@ class Room:
         for s in seats:
             self.seats[s.seat] = s
         self.consents.forget(tuple(s.seat for s in seats))
-        self.seating.refresh_listener_seats()
+        self.refresh_listener_seats()
         log.info(
             "computer seats handed to humans",
             extra=game_fields(
@@ -732,25 +830,52 @@ class Room:
     async def swap_seats(self, identity_id: int, pairs: list[tuple[int, int]]) -> out.RoomInfo:
         """The host moves occupants between seats (teams), only before the first deal."""
         async with self._open():
-            return await self.seating.swap(identity_id, pairs)
+            seats, changed = swapped(identity_id, self.host_id, self.status, self.seats, pairs)
+            await self.store(repo.save_seats(self.game_id, [s.row() for s in changed]))
+            self.seats = seats
+            self.refresh_listener_seats()
+            self.broadcast_room()
+            return self.room_json(identity_id)
 
     async def set_seat(
         self, listener: Listener, seat: int, kind: str, level: str | None, msg_id: str | None
     ) -> None:
-        """The host fills a free seat with a computer player, or frees it (seating.py)."""
+        """The host puts a computer player on a free seat, or frees a computer player's seat,
+        before the first deal (seating.py ``seat_set``). The last free seat filled starts the
+        match."""
         async with self._command(listener, msg_id):
-            await self.seating.set_seat(
-                listener.identity_id, seat, kind, level, self._acker(listener, msg_id)
+            seats, changed = seat_set(
+                listener.identity_id,
+                self.host_id,
+                self.mode,
+                self.status,
+                self.seats,
+                seat,
+                kind,
+                level,
             )
+            await self._seat_players(seats, changed, self._acker(listener, msg_id))
 
     async def take_seat(
         self, listener: Listener, seat: int, name: str | None, msg_id: str | None
     ) -> None:
-        """A player moves to a free seat in the waiting room (seating.py)."""
+        """A player moves to a free seat in the waiting room (seating.py ``seat_taken``)."""
         async with self._command(listener, msg_id):
-            await self.seating.take_seat(
-                listener.identity_id, seat, name, self._acker(listener, msg_id)
-            )
+            await self._take_seat(listener.identity_id, seat, name, self._acker(listener, msg_id))
+
+    async def _take_seat(
+        self,
+        identity_id: int,
+        seat: int,
+        name: str | None,
+        committed: Callable[[], None] | None = None,
+    ) -> None:
+        taken = seat_taken(identity_id, seat, name, self.mode, self.status, self.seats)
+        if taken is None:  # already there
+            if committed is not None:
+                committed()
+            return
+        await self._seat_players(*taken, committed)
 
     def _acker(self, listener: Listener, msg_id: str | None) -> Callable[[], None] | None:
         """The ack of a command, to send once it is stored (None without an id)."""
@@ -760,22 +885,60 @@ class Room:
 
     async def rename(self, identity_id: int, name: str) -> None:
         async with self.lock:
-            await self.seating.rename(identity_id, name)
+            changed = False
+            for s in self.seats:
+                if s.identity_id == identity_id and s.name != name:
+                    s.name = name
+                    changed = True
+            if changed:
+                self.broadcast_room()
 
     async def leave(self, identity_id: int) -> out.RoomInfo:
         """A player leaves a friends game in progress: the stand-in plays his seats to the end
-        of the match (seating.py)."""
+        of the match (``_leave``)."""
         async with self._open():
-            return await self.seating.leave(identity_id)
+            return await self._leave(identity_id)
 
     async def leave_table(self, listener: Listener, msg_id: str | None) -> None:
         """``leave`` over the socket (``leave`` above)."""
         async with self._command(listener, msg_id):
             if not listener.seats:
                 raise CommandError("not_allowed", "spectators hold no seat")
-            await self.seating.leave(listener.identity_id)
+            await self._leave(listener.identity_id)
             if msg_id is not None:
                 self.send(listener, out.ack(msg_id, self.version))
+
+    async def _leave(self, identity_id: int) -> out.RoomInfo:
+        """His seats stay his, and the stand-in plays them to the end of the match
+        (``stand_in`` = "left", seating.py ``leaving``), so the others can finish. He earns no
+        XP for the match and is rated as having lost (docs/players.md); his seats are
+        remembered in ``game_leavers``. Coming back through the link and acting (or ``back``)
+        takes the seats back; the leave still counts."""
+        from app.persistence import players as player_store
+
+        seats, held = leaving(identity_id, self.mode, self.status, self.seats)
+        leavers = [player_store.LeaverRow(seat, identity_id, self.deals - 1) for seat in held]
+        save = repo.save_seats(self.game_id, [seats[seat].row() for seat in held])
+        game_id = self.game_id
+
+        def remember(session: Any) -> None:  # a seat left once before keeps its first row
+            known = {row.seat for row in player_store.leavers(session, game_id)}
+            new = [row for row in leavers if row.seat not in known]
+            if new:
+                player_store.insert_leavers(game_id, new)(session)
+
+        await self.store(then(save, remember))
+        self.seats = seats
+        for seat in held:
+            self.live.votes.pop(seat, None)
+        self.broadcast_room()
+        await self.check_consents()
+        self.bots.schedule()
+        log.info(
+            "player left",
+            extra=game_fields(self.game_id, held[0], event="seat_left", seats=list(held)),
+        )
+        return self.room_json(identity_id)
 
     # ------------------------------------------------------------------ the clock and the stand-in
 

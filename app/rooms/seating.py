@@ -1,308 +1,168 @@
-"""Who sits where: joining, the host's seat swaps, leaving for good, names, and presence.
+"""Who sits where: joining, the host's seat swaps, the waiting room's seats, leaving for good.
 
-The room calls these under its lock (one command at a time). Presence is the union of the
-connected listeners' seats; a friends game with a human seat not connected is paused.
+Functions of the seats and the facts the room passes: each decides what a seat change would be
+(the new seats and those changed) or refuses it; it holds no room. The room stores the change,
+applies it, starts the match when the last human seat is taken, and broadcasts (room.py
+"seats"). Presence is the union of the connected listeners' seats; a friends game with a human
+seat not connected is paused.
 """
 
 from __future__ import annotations
 
-import logging
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
-from app.engine import Event, new_match
-from app.logging import game_fields
-from app.persistence import repository as repo
-from app.rooms.errors import CommandError, RoomClosed
-from app.rooms.messages import RoomInfo
-from app.rooms.model import (
-    JoinResult,
-    Listener,
-    Mode,
-    Seat,
-    SeatKind,
-    Status,
-    deck_strings,
-    owner,
-    then,
-)
-
-if TYPE_CHECKING:
-    from app.rooms.room import Room
-
-log = logging.getLogger("atout.rooms")
+from app.rooms.errors import CommandError
+from app.rooms.model import Listener, Mode, Seat, SeatKind, Status
 
 
-class Seating:
-    def __init__(self, room: Room) -> None:
-        self.room = owner(room)
+def connected_seats(listeners: Iterable[Listener]) -> set[int]:
+    out: set[int] = set()
+    for listener in listeners:
+        out.update(listener.seats)
+    return out
 
-    # ------------------------------------------------------------------ presence
 
-    def connected_seats(self) -> set[int]:
-        out: set[int] = set()
-        for listener in self.room.listeners:
-            out.update(listener.seats)
-        return out
+def is_paused(
+    mode: Mode,
+    status: Status,
+    clock: bool,
+    humans: Iterable[int],
+    connected: set[int],
+    stand_in: set[int],
+) -> bool:
+    """Friends games pause while a human seat has no connection (RULES.md §9.1), unless the
+    table has a clock (``clock``; D-21: the away seat's clock runs) or the stand-in plays that
+    seat (``stand_in``; D-22)."""
+    if mode != Mode.FRIENDS or status != Status.PLAYING or clock:
+        return False
+    return any(seat not in connected and seat not in stand_in for seat in humans)
 
-    def is_paused(self) -> bool:
-        """Friends games pause while a human seat has no connection (RULES.md §9.1), unless
-        the table has a clock (D-21: the away seat's clock runs) or the stand-in plays that
-        seat (D-22)."""
-        room = self.room
-        if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
-            return False
-        if room.clock_seconds() is not None:
-            return False
-        connected = self.connected_seats()
-        return any(
-            seat not in connected and not room.stand_in_active(seat) for seat in room.human_seats()
-        )
 
-    def attach(self, listener: Listener) -> None:
-        """A client connected: send it the full state; tell the others if presence changed."""
-        room = self.room
-        if room.closed:
-            raise RoomClosed(room.game_id)
-        before = self.connected_seats()
-        room.listeners.add(listener)
-        room.last_active = time.monotonic()
-        after = self.connected_seats()
-        room.presence(before, after)
-        room.send_state(listener)  # carries the room too
-        if after != before or not listener.seats:
-            room.broadcast_room(skip=listener)
-        room.bots.schedule()
-        if listener.seats and room.public:
-            room.arm_fill()  # a public table fills once a player is there
+def joining(
+    identity_id: int, name: str | None, seats: list[Seat], status: Status
+) -> tuple[list[Seat], Seat] | None:
+    """The next free human seat for a new guest while the table waits (the new seats and the
+    one taken), or None when there is none."""
+    if status != Status.WAITING:
+        return None
+    free = [s for s in seats if s.kind == "human" and s.identity_id is None]
+    if not free:
+        return None
+    new = [s.copy() for s in seats]
+    seat = new[free[0].seat]
+    seat.identity_id, seat.name = identity_id, name
+    return new, seat
 
-    def detach(self, listener: Listener) -> None:
-        room = self.room
-        if listener not in room.listeners:
-            return
-        before = self.connected_seats()
-        room.listeners.discard(listener)
-        room.last_active = time.monotonic()
-        after = self.connected_seats()
-        room.presence(before, after)
-        if after != before or not listener.seats:
-            room.broadcast_room()
-            room.consent_presence_changed()
 
-    def refresh_listener_seats(self) -> None:
-        """A connected listener's seats follow its identity (after a swap or a leave)."""
-        room = self.room
-        for listener in list(room.listeners):
-            new = room.seats_of(listener.identity_id)
-            if new != listener.seats:
-                listener.seats = new
-                room.send_state(listener)
+def swapped(
+    identity_id: int,
+    host_id: int | None,
+    status: Status,
+    seats: list[Seat],
+    pairs: list[tuple[int, int]],
+) -> tuple[list[Seat], list[Seat]]:
+    """The host moves occupants between seats (teams), only before the first deal: the new
+    seats and those changed."""
+    if identity_id != host_id:
+        raise CommandError("not_host", "only the host may move players")
+    if status != Status.WAITING:
+        raise CommandError("not_allowed", "seats can only be changed before the first deal")
+    players = len(seats)
+    changed: dict[int, Seat] = {}
+    new = [s.copy() for s in seats]
+    for a, b in pairs:
+        if not (0 <= a < players and 0 <= b < players):
+            raise CommandError("bad_message", f"seats are numbered 0..{players - 1}")
+        sa, sb = new[a], new[b]
+        sa.kind, sb.kind = sb.kind, sa.kind
+        sa.identity_id, sb.identity_id = sb.identity_id, sa.identity_id
+        sa.level, sb.level = sb.level, sa.level
+        sa.name, sb.name = sb.name, sa.name
+        changed[a], changed[b] = sa, sb
+    return new, list(changed.values())
 
-    # ------------------------------------------------------------------ seat changes
 
-    async def join(self, identity_id: int, name: str | None) -> JoinResult:
-        """Reclaim this browser's seats, or take the next free human seat, or watch."""
-        room = self.room
-        held = room.seats_of(identity_id)
-        if held:
-            return JoinResult("seat", held, room.room_json(identity_id))
-        free = [
-            s
-            for s in room.seats
-            if s.kind == "human" and s.identity_id is None and room.status == Status.WAITING
-        ]
-        if free:
-            seats = [s.copy() for s in room.seats]
-            seat = seats[free[0].seat]
-            seat.identity_id, seat.name = identity_id, name
-            await self.save(seats, [seat])
-            return JoinResult("seat", (seat.seat,), room.room_json(identity_id))
-        if room.spectators_allowed:
-            return JoinResult("spectator", (), room.room_json(identity_id))
-        return JoinResult("full", (), room.room_json(identity_id))
+def starts(status: Status, seats: list[Seat]) -> bool:
+    """Whether these seats start the match: the table waits and every human seat is taken."""
+    return status == Status.WAITING and all(
+        s.identity_id is not None for s in seats if s.kind == "human"
+    )
 
-    async def swap(self, identity_id: int, pairs: list[tuple[int, int]]) -> RoomInfo:
-        """The host moves occupants between seats (teams), only before the first deal."""
-        room = self.room
-        if identity_id != room.host_id:
-            raise CommandError("not_host", "only the host may move players")
-        if room.status != Status.WAITING:
-            raise CommandError("not_allowed", "seats can only be changed before the first deal")
-        changed: dict[int, Seat] = {}
-        seats = [s.copy() for s in room.seats]
-        for a, b in pairs:
-            if not (0 <= a < room.players and 0 <= b < room.players):
-                raise CommandError("bad_message", f"seats are numbered 0..{room.players - 1}")
-            sa, sb = seats[a], seats[b]
-            sa.kind, sb.kind = sb.kind, sa.kind
-            sa.identity_id, sb.identity_id = sb.identity_id, sa.identity_id
-            sa.level, sb.level = sb.level, sa.level
-            sa.name, sb.name = sb.name, sa.name
-            changed[a], changed[b] = sa, sb
-        await room.store(repo.save_seats(room.game_id, [s.row() for s in changed.values()]))
-        room.seats = seats
-        self.refresh_listener_seats()
-        room.broadcast_room()
-        return room.room_json(identity_id)
 
-    async def save(
-        self,
-        seats: list[Seat],
-        changed: list[Seat],
-        committed: Callable[[], None] | None = None,
-        extra: Any = None,
-    ) -> None:
-        """Make ``seats`` the room's (``changed`` are the ones that differ), stored first; start
-        the match when every human seat is taken. ``committed`` (the sender's ack) is called
-        once the change is stored, before anything is broadcast. ``extra``: a work stored in
-        the same transaction."""
-        room = self.room
-        start = room.status == Status.WAITING and all(
-            s.identity_id is not None for s in seats if s.kind == "human"
-        )
-        if not start:
-            save_work = repo.save_seats(room.game_id, [s.row() for s in changed])
-            await room.store(then(save_work, extra) if extra is not None else save_work)
-            if committed is not None:
-                committed()
-            room.seats = seats
-            self.refresh_listener_seats()
-            room.broadcast_room()
-            return
-        state = new_match(room.variant, room.players, room.options, rng=room.rng)
-        deal = repo.DealRow(0, state.dealer, deck_strings(state))
-        deadlines = room.plan_clock(state, seats, Status.PLAYING)  # the first decision's clock
-        clock = room.clock_row(deadlines, room.version + 1)
-        values: dict[str, Any] = {"clock": clock} if clock is not None else {}
-        save = repo.save_seats(
-            room.game_id, [s.row() for s in changed], status=Status.PLAYING.value, **values
-        )
-        start_work = then(save, repo.record_step(room.game_id, deals=[deal]))
-        await room.store(then(extra, start_work) if extra is not None else start_work)
-        if committed is not None:
-            committed()
-        room.seats = seats
-        room.status = Status.PLAYING
-        room.deals = 1
-        self.refresh_listener_seats()
-        room.set_clock(deadlines)
-        room.stop_fill()
-        room.broadcast_room()
-        room.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
-        room.bots.schedule()
+def _waiting_room(mode: Mode, status: Status, players: int, seat: int) -> None:
+    if mode != Mode.FRIENDS or status != Status.WAITING:
+        raise CommandError("not_allowed", "seats are chosen in the waiting room of a friends game")
+    if not 0 <= seat < players:
+        raise CommandError("bad_message", f"seats are numbered 0..{players - 1}")
 
-    def _waiting_room(self, seat: int) -> None:
-        room = self.room
-        if room.mode != Mode.FRIENDS or room.status != Status.WAITING:
-            raise CommandError(
-                "not_allowed", "seats are chosen in the waiting room of a friends game"
-            )
-        if not 0 <= seat < room.players:
-            raise CommandError("bad_message", f"seats are numbered 0..{room.players - 1}")
 
-    async def set_seat(
-        self,
-        identity_id: int,
-        seat: int,
-        kind: str,
-        level: str | None,
-        committed: Callable[[], None] | None = None,
-    ) -> None:
-        """The host puts a computer player (of ``level``) on a free seat, or frees a computer
-        player's seat again, before the first deal. The last free seat filled starts the match."""
-        room = self.room
-        if identity_id != room.host_id:
-            raise CommandError("not_host", "only the host may change the seats")
-        self._waiting_room(seat)
-        current = room.seats[seat]
-        if kind == "bot":
-            if current.kind == "human" and current.identity_id is not None:
-                raise CommandError("not_allowed", f"seat {seat} is taken")
-            new = Seat(seat, SeatKind.BOT, None, level or "medium", None)
-        else:
-            if current.kind != "bot":
-                raise CommandError("not_allowed", f"seat {seat} has no computer player")
-            new = Seat(seat, SeatKind.HUMAN)
-        seats = [s.copy() for s in room.seats]
-        seats[seat] = new
-        await self.save(seats, [new], committed)
+def seat_set(
+    identity_id: int,
+    host_id: int | None,
+    mode: Mode,
+    status: Status,
+    seats: list[Seat],
+    seat: int,
+    kind: str,
+    level: str | None,
+) -> tuple[list[Seat], list[Seat]]:
+    """The host puts a computer player (of ``level``) on a free seat, or frees a computer
+    player's seat again, before the first deal: the new seats and the one changed."""
+    if identity_id != host_id:
+        raise CommandError("not_host", "only the host may change the seats")
+    _waiting_room(mode, status, len(seats), seat)
+    current = seats[seat]
+    if kind == "bot":
+        if current.kind == "human" and current.identity_id is not None:
+            raise CommandError("not_allowed", f"seat {seat} is taken")
+        new_seat = Seat(seat, SeatKind.BOT, None, level or "medium", None)
+    else:
+        if current.kind != "bot":
+            raise CommandError("not_allowed", f"seat {seat} has no computer player")
+        new_seat = Seat(seat, SeatKind.HUMAN)
+    new = [s.copy() for s in seats]
+    new[seat] = new_seat
+    return new, [new_seat]
 
-    async def take_seat(
-        self,
-        identity_id: int,
-        seat: int,
-        name: str | None,
-        committed: Callable[[], None] | None = None,
-    ) -> None:
-        """A guest (or the host, or a spectator) moves to a free seat before the first deal."""
-        room = self.room
-        self._waiting_room(seat)
-        target = room.seats[seat]
-        held = room.seats_of(identity_id)
-        if seat in held:
-            if committed is not None:
-                committed()
-            return
-        if target.kind != "human" or target.identity_id is not None:
-            raise CommandError("not_allowed", f"seat {seat} is not free")
-        seats = [s.copy() for s in room.seats]
-        if held:
-            name = room.seats[held[0]].name
-        changed = []
-        for h in held:
-            seats[h] = Seat(h, SeatKind.HUMAN)
-            changed.append(seats[h])
-        seats[seat] = Seat(seat, SeatKind.HUMAN, identity_id, None, name)
-        changed.append(seats[seat])
-        await self.save(seats, changed, committed)
 
-    async def rename(self, identity_id: int, name: str) -> None:
-        changed = False
-        for s in self.room.seats:
-            if s.identity_id == identity_id and s.name != name:
-                s.name = name
-                changed = True
-        if changed:
-            self.room.broadcast_room()
+def seat_taken(
+    identity_id: int, seat: int, name: str | None, mode: Mode, status: Status, seats: list[Seat]
+) -> tuple[list[Seat], list[Seat]] | None:
+    """A guest (or the host, or a spectator) moves to a free seat before the first deal: the
+    new seats and those changed (the seats it leaves, the one it takes); None when it is
+    already there."""
+    _waiting_room(mode, status, len(seats), seat)
+    target = seats[seat]
+    held = [s.seat for s in seats if s.identity_id == identity_id]
+    if seat in held:
+        return None
+    if target.kind != "human" or target.identity_id is not None:
+        raise CommandError("not_allowed", f"seat {seat} is not free")
+    new = [s.copy() for s in seats]
+    if held:
+        name = seats[held[0]].name
+    changed = []
+    for h in held:
+        new[h] = Seat(h, SeatKind.HUMAN)
+        changed.append(new[h])
+    new[seat] = Seat(seat, SeatKind.HUMAN, identity_id, None, name)
+    changed.append(new[seat])
+    return new, changed
 
-    async def leave(self, identity_id: int) -> RoomInfo:
-        """A player leaves a friends game in progress: his seats stay his, and the stand-in
-        plays them to the end of the match (``stand_in`` = "left"), so the others can finish.
-        He earns no XP for the match and is rated as having lost (docs/players.md); his seats
-        are remembered in ``game_leavers``. Coming back through the link and acting (or
-        ``back``) takes the seats back; the leave still counts."""
-        from app.persistence import players as player_store
 
-        room = self.room
-        held = room.seats_of(identity_id)
-        if not held:
-            raise CommandError("not_allowed", "you have no seat at this table")
-        if room.mode != Mode.FRIENDS or room.status != Status.PLAYING:
-            raise CommandError("not_allowed", "only a friends game in progress can be left")
-        if all(room.seats[seat].stand_in == "left" for seat in held):
-            raise CommandError("not_allowed", "you have already left this table")
-        seats = [s.copy() for s in room.seats]
-        for seat in held:
-            seats[seat].stand_in = "left"
-        leavers = [player_store.LeaverRow(seat, identity_id, room.deals - 1) for seat in held]
-        save = repo.save_seats(room.game_id, [seats[seat].row() for seat in held])
-
-        def remember(session: Any) -> None:  # a seat left once before keeps its first row
-            known = {row.seat for row in player_store.leavers(session, room.game_id)}
-            new = [row for row in leavers if row.seat not in known]
-            if new:
-                player_store.insert_leavers(room.game_id, new)(session)
-
-        await room.store(then(save, remember))
-        room.seats = seats
-        for seat in held:
-            room.live.votes.pop(seat, None)
-        room.broadcast_room()
-        await room.check_consents()
-        room.bots.schedule()
-        log.info(
-            "player left",
-            extra=game_fields(room.game_id, held[0], event="seat_left", seats=list(held)),
-        )
-        return room.room_json(identity_id)
+def leaving(
+    identity_id: int, mode: Mode, status: Status, seats: list[Seat]
+) -> tuple[list[Seat], tuple[int, ...]]:
+    """A player leaves a friends game in progress: the new seats (his marked ``stand_in``
+    "left": the stand-in plays them to the end of the match) and the seats he held."""
+    held = tuple(s.seat for s in seats if s.identity_id == identity_id)
+    if not held:
+        raise CommandError("not_allowed", "you have no seat at this table")
+    if mode != Mode.FRIENDS or status != Status.PLAYING:
+        raise CommandError("not_allowed", "only a friends game in progress can be left")
+    if all(seats[seat].stand_in == "left" for seat in held):
+        raise CommandError("not_allowed", "you have already left this table")
+    new = [s.copy() for s in seats]
+    for seat in held:
+        new[seat].stand_in = "left"
+    return new, held

@@ -91,7 +91,7 @@ async def test_an_evicted_room_leaves_memory(manager, mode, finish):
     refs = [weakref.ref(room), weakref.ref(room.state), weakref.ref(listener)]
     refs += [
         weakref.ref(part)
-        for part in (room.publisher, room.seating, room.consents, room.live, room.chat)
+        for part in (room.publisher, room.consents, room.live, room.chat, room.bots)
     ]
     await asyncio.sleep(0.1)  # let the tasks of the last move run to their end
     gc.collect()

@@ -26,6 +26,7 @@ from app.rooms.live import Live, clock_seconds, decisions, stood_in
 from app.rooms.model import Facts, Mode, Seat, SeatKind, Status, table_settings
 from app.rooms.public import fill_at_ms, filled, hand_over, holder_rows, holders_json, sit_choice
 from app.rooms.publisher import Publisher, seats_key
+from app.rooms.seating import is_paused, joining, leaving, seat_set, seat_taken, starts, swapped
 from tests.rooms.harness import FakeListener
 
 
@@ -363,3 +364,52 @@ def test_presence_starts_and_ends_away_times_and_drops_the_votes_of_a_returning_
     assert live.away_since[2] == int(NOW * 1000)
     assert live.presence({0, 1}, {0, 1, 2})  # it came back
     assert 2 not in live.away_since and 2 not in live.votes
+
+
+def test_a_guest_takes_the_next_free_seat_and_the_last_one_starts_the_match():
+    seats = _table("h1", "h", "b", "h")
+    joined = joining(2, "Bea", seats, Status.WAITING)
+    assert joined is not None
+    new, seat = joined
+    assert (seat.seat, seat.identity_id, seat.name) == (1, 2, "Bea")
+    assert seats[1].identity_id is None  # decided, not applied
+    assert not starts(Status.WAITING, new)
+    last = joining(3, "Cy", new, Status.WAITING)
+    assert last is not None and starts(Status.WAITING, last[0])
+    assert joining(4, "Di", last[0], Status.WAITING) is None  # full: a spectator, or refused
+    assert joining(4, "Di", seats, Status.PLAYING) is None
+
+
+def test_seat_changes_in_the_waiting_room_are_the_hosts_and_the_players_own():
+    seats = _table("h1", "h2", "h", "b")
+    new, changed = swapped(1, 1, Status.WAITING, seats, [(0, 3)])
+    assert [(s.seat, s.kind, s.identity_id) for s in changed] == [(0, "bot", None), (3, "human", 1)]
+    with pytest.raises(CommandError) as refused:
+        swapped(2, 1, Status.WAITING, seats, [(0, 3)])
+    assert refused.value.code == "not_host"
+    _, [bot] = seat_set(1, 1, Mode.FRIENDS, Status.WAITING, seats, 2, "bot", "hard")
+    assert (bot.kind, bot.level) == ("bot", "hard")
+    with pytest.raises(CommandError) as refused:
+        seat_set(1, 1, Mode.FRIENDS, Status.WAITING, seats, 1, "bot", None)  # seat 1 is taken
+    assert refused.value.code == "not_allowed"
+    moved = seat_taken(2, 2, "Bea", Mode.FRIENDS, Status.WAITING, seats)
+    assert moved is not None
+    new, changed = moved
+    assert [(s.seat, s.identity_id, s.name) for s in changed] == [(1, None, None), (2, 2, "P2")]
+    assert seat_taken(2, 1, "Bea", Mode.FRIENDS, Status.WAITING, seats) is None  # already there
+
+
+def test_leaving_marks_the_seats_left_once_and_pausing_waits_for_absent_humans():
+    seats = _table("h1", "h2", "h1", "h2")
+    new, held = leaving(1, Mode.FRIENDS, Status.PLAYING, seats)
+    assert held == (0, 2) and [s.stand_in for s in new] == ["left", None, "left", None]
+    with pytest.raises(CommandError) as refused:
+        leaving(1, Mode.FRIENDS, Status.PLAYING, new)
+    assert refused.value.message == "you have already left this table"
+    with pytest.raises(CommandError):
+        leaving(1, Mode.COMPUTER, Status.PLAYING, seats)
+    humans = [0, 1, 2, 3]
+    assert is_paused(Mode.FRIENDS, Status.PLAYING, False, humans, {0, 1, 2}, set())
+    assert not is_paused(Mode.FRIENDS, Status.PLAYING, False, humans, {0, 1, 2}, {3})
+    assert not is_paused(Mode.FRIENDS, Status.PLAYING, True, humans, {0, 1, 2}, set())  # a clock
+    assert not is_paused(Mode.FRIENDS, Status.PLAYING, False, humans, {0, 1, 2, 3}, set())
