@@ -31,9 +31,11 @@ long-lived objects** (rooms, their parts, listeners, connections, sockets, timer
 A cycle among them is a leak for the life of the process. The places that keep it, and point
 here:
 
-* a room's parts (``seating``, ``consents``, ``live``, ``chat``, ``publisher``, ``bots``) refer
-  back to their room through a weak proxy (``app.rooms.model.owner``), and the publisher and
-  chat key their per-listener data weakly;
+* a room's parts (``publisher``, ``chat``, ``consents``, ``live``, ``bots``; seating.py and
+  public.py are functions) never refer back to their room: the room passes them what they
+  read (tests/rooms/test_parts.py checks their sources). A pending timer's task (a bot's turn,
+  a clock, a countdown, a fill) holds its room until it ends, and ``Room.close`` cancels every
+  one. The publisher and chat key their per-listener data weakly;
 * ``app.web.wsprotocol`` breaks the cycles the ``websockets`` library leaves in a closed
   connection;
 * ``tests/rooms/test_eviction_memory.py`` checks that an evicted room, with its parts, is freed

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.engine import State
 from app.engine.cards import format_card
@@ -240,14 +239,3 @@ def then(first: Any, second: Any) -> Any:
         return second(session)
 
     return work
-
-
-def owner(room: Room) -> Room:
-    """How a part of a room (publisher, seating, consents, bot driver) refers to its room.
-
-    A weak proxy, so that the room and its parts make no reference cycle: an evicted room is
-    freed by reference counting at once, not left for a full collection of the garbage
-    collector, which the server's schedule runs rarely because it pauses every table (app/loop.py:
-    the invariant of no reference cycles among long-lived objects;
-    tests/rooms/test_eviction_memory.py)."""
-    return cast("Room", weakref.proxy(room))

@@ -6,7 +6,7 @@ first (``CommitQueue.submit`` returns after the commit) and only then applied in
 acknowledged and broadcast, each change with a version one higher than the last.
 
 The room holds the game (state, version, seats, listeners) and dispatches each command to the
-part named for it, as lila's round actor does. Six parts decide and hold no reference to the
+part named for it, as lila's round actor does. The parts decide and hold no reference to the
 room: the room passes them what they read, and stores, acknowledges and sends what they
 return:
 
@@ -17,22 +17,26 @@ return:
   the room stores the agreements and runs the next deal's countdown;
 * seats (seating.py): joining, the host's swaps, the waiting room's seats, leaving, and
   whether the table is paused;
+* ``bots`` (bot_driver.py): whose turn the computer players, the stand-in, forced play and a
+  claim's play-out take, and how long they wait; the room runs the turn's task;
 * ``live`` (live.py): the decision clocks' deadlines, who is away since when, the stand-in
   votes and the seats it plays; the room runs the clock's timer;
 * public tables (public.py): who may list a table, the seat "Sit here" gets, the computer
   players that fill it and the seats the end of a deal hands over; the room runs the fill
   timer.
 
-The others still reach the room through a weak proxy (model.py ``owner``):
-
-* ``bots`` (bot_driver.py): the computer players' turns, the stand-in's and forced cards;
-
 Actions themselves (a player's or a bot's) are the room's own job: ``execute`` plans the step
 (step.py: the action checked and what it writes decided, changing nothing), then commits it
 (store, apply, acknowledge, publish). Every command takes the lock the same way (``_open``;
-``_command`` also answers a refusal to the connection that sent it); a part's timer (a bot's
-turn, the clock's stand-in, the next deal's countdown, a public table's filling) ``post``s its
-command. No other file takes the lock.
+``_command`` also answers a refusal to the connection that sent it). The timers are the room's
+own tasks (a bot's turn, the clock's stand-in, the next deal's countdown, a public table's
+filling), and each ``post``s its command. No other file takes the lock.
+
+No part refers back to the room, so the room and its parts make no reference cycle. A pending
+timer's task holds its room until it ends; ``close`` cancels every one, so an evicted room is
+freed by reference counting at once, not left for a full collection of the garbage collector
+(app/loop.py: the invariant of no reference cycles among long-lived objects;
+tests/rooms/test_eviction_memory.py).
 """
 
 from __future__ import annotations
@@ -62,13 +66,15 @@ from app.engine import (
     action_to_json,
     current_player,
     get_rules,
+    legal_actions,
     new_match,
+    out_of_turn_actions,
     seat_view,
     start_deal,
     stored_options,
 )
+from app.engine.claims import can_claim, claim_action
 from app.engine.claims import claim as check_claim
-from app.engine.claims import claim_action
 from app.engine.record import (
     FORMAT,
     RecordRuleError,
@@ -80,8 +86,10 @@ from app.logging import game_fields
 from app.persistence import public as public_store
 from app.persistence import repository as repo
 from app.persistence.leases import Fenced, Lease, LeaseLost
+from app.rooms import bot_driver
 from app.rooms import messages as out
-from app.rooms.bot_driver import BotDriver
+from app.rooms.actions import parse_action
+from app.rooms.bot_driver import BotDriver, Turn
 from app.rooms.chat import Chat
 from app.rooms.chat import check_configure as check_chat_configure
 from app.rooms.consents import Consents, deals_at_once
@@ -186,7 +194,7 @@ class Room:
         self.publisher = Publisher()
         self.consents = Consents()
         self._countdown: asyncio.Task[None] | None = None  # the next deal's (consents)
-        self.bots = BotDriver(self)
+        self.bots = BotDriver()
         self.live = Live()
         self._clock: asyncio.Task[None] | None = None  # the earliest deadline's (live.py)
         self.stored_clock: dict[str, Any] | None = None  # games.clock as loaded
@@ -259,8 +267,8 @@ class Room:
           server went away, plus ``GRACE_SECONDS`` (live.py ``restored``);
         * a bot's turn, a stand-in's turn, forced play, a claim's play-out (the replayed
           state's claimer) and the bela-2p exchange window: the driver takes them up as soon
-          as a player is connected (bots wait for the humans; ``bots.schedule`` on attach),
-          and ``schedule`` is called here as well."""
+          as a player is connected (bots wait for the humans; ``schedule_bots`` on attach),
+          and ``schedule_bots`` is called here as well."""
         async with self.lock:
             state = self.state
             if state is None:
@@ -280,7 +288,7 @@ class Room:
             else:
                 await self._resume_consents()
             await self.restore_clock(self.stored_clock)
-            self.bots.schedule()
+            self.schedule_bots()
 
     # ------------------------------------------------------------------ queries
 
@@ -623,7 +631,7 @@ class Room:
         self.send_state(listener)  # carries the room too
         if after != before or not listener.seats:
             self.broadcast_room(skip=listener)
-        self.bots.schedule()
+        self.schedule_bots()
         if listener.seats and self.public:
             self.arm_fill()  # a public table fills once a player is there
 
@@ -713,7 +721,7 @@ class Room:
         self.stop_fill()
         self.broadcast_room()
         self.publish(state, [Event("deal_started", {"number": 0, "dealer": state.dealer})])
-        self.bots.schedule()
+        self.schedule_bots()
 
     # ------------------------------------------------------------------ public tables
 
@@ -933,7 +941,7 @@ class Room:
             self.live.votes.pop(seat, None)
         self.broadcast_room()
         await self.check_consents()
-        self.bots.schedule()
+        self.schedule_bots()
         log.info(
             "player left",
             extra=game_fields(self.game_id, held[0], event="seat_left", seats=list(held)),
@@ -965,7 +973,7 @@ class Room:
             )
             self.broadcast_room()
             await self.check_consents()
-            self.bots.schedule()
+            self.schedule_bots()
 
     async def back(self, listener: Listener, msg_id: str | None) -> None:
         """``back``: the stand-in stops for every seat the sender holds."""
@@ -983,7 +991,7 @@ class Room:
             await self._save_seats(changed)
             self._ack(listener, msg_id)
             self.broadcast_room()
-            self.bots.schedule()
+            self.schedule_bots()
 
     def _ack(self, listener: Listener, msg_id: str | None) -> None:
         if msg_id is not None:
@@ -1129,7 +1137,7 @@ class Room:
             return self._clock_still(seat, deadline, version)
 
         if current_player(state) == seat:
-            action = await self.bots.choose(state, seat, self.stand_in_level())
+            action = await self.choose(state, seat, self.stand_in_level())
             await self.post(
                 lambda: self.execute(seat, action, version, None, None, by="stand_in"), still
             )
@@ -1146,7 +1154,136 @@ class Room:
         """``settings``: the connection's own settings changed (``auto_play``)."""
         if msg_id is not None:
             self.send(listener, out.ack(msg_id, self.version))
-        self.bots.schedule()
+        self.schedule_bots()
+
+    # ------------------------------------------------------------------ computer players
+
+    def bot_turn(self) -> Turn | None:
+        """The seat the bot driver should play now, and its ``by`` (bot_driver.py
+        ``to_act``); None when nobody should."""
+        state = self.state
+        if self.closed or self.status != PLAYING or state is None:
+            return None
+        connected = self.connected_seats()
+        return bot_driver.to_act(
+            state,
+            self.status,
+            self.seats,
+            players_here=self.unattended or self.human_listeners(),
+            paused=self.is_paused(),
+            stand_in={
+                s for s in self.human_seats() if stood_in(self.seats[s], self.status, connected)
+            },
+            auto_play={
+                seat
+                for listener in self.listeners
+                if getattr(listener, "auto_play", False)
+                for seat in listener.seats
+            },
+        )
+
+    def schedule_bots(self) -> None:
+        """Start the turn the driver should play, unless its task already plays it."""
+        bots = self.bots
+        turn = self.bot_turn()
+        if bots.task is not None and not bots.task.done():
+            if bots.keeps(self.version, turn):
+                return
+            bots.task.cancel()  # still waiting, for a turn that is over
+            bots.task = bots.waiting = None
+        if turn is None:
+            return
+        seat, by = turn
+        bots.task = asyncio.create_task(
+            self._bot_turn(seat, by, self.version), name=f"bot-{self.game_id}-{seat}"
+        )
+
+    async def think(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        """A bot's answer for ``view``, thought off the event loop (bot_driver.py)."""
+        return await bot_driver.think(
+            self.services.executor, view, level, self.services.settings.test_seed, self.version
+        )
+
+    async def choose(self, state: State, seat: int, level: str) -> Action:
+        """What a bot of ``level`` plays for ``seat`` in ``state`` (its view only)."""
+        return parse_action(await self.think(seat_view(state, seat), level))
+
+    async def _bot_turn(self, seat: int, by: str | None, version: int) -> None:
+        """Play one turn, then hand over: whatever happened (played, stale, failed), the next
+        turn is scheduled here, since ``schedule_bots`` called meanwhile (a player's own
+        action, for one) found this task alive and left the turn to it."""
+        bots = self.bots
+        retry_after = 0.0
+        try:
+            await self._bot_play(seat, by, version)
+            bots.failures = 0
+        except asyncio.CancelledError:
+            raise
+        except RoomClosed as exc:
+            # expected, handled: the room moved to another process (a woken, fenced-out
+            # process) or left memory while the bot thought; whoever holds it now plays on
+            log.info(
+                "bot move dropped: the room closed here",
+                extra=game_fields(
+                    self.game_id, seat, event="bot_dropped", error=type(exc).__name__
+                ),
+            )
+            return
+        except Exception as exc:
+            retry_after = bots.retry_after()
+            log.error(
+                "bot failed to act",
+                extra=game_fields(
+                    self.game_id, seat, event="bot_failed", error=f"{type(exc).__name__}: {exc}"
+                ),
+            )
+        finally:
+            if bots.task is asyncio.current_task():
+                bots.task = bots.waiting = None
+        if retry_after:
+            await asyncio.sleep(retry_after)
+        self.schedule_bots()
+
+    async def _bot_play(self, seat: int, by: str | None, version: int) -> None:
+        """Wait, think, and act for ``seat`` if it is still its turn at ``version``."""
+        turn = (seat, by)
+        state = self.state
+        early = state is not None and bool(out_of_turn_actions(state, seat))
+        wait = bot_driver.delay(state, seat, by, self.services.settings)
+        if wait:
+            self.bots.waiting = (seat, by, version)
+            await asyncio.sleep(wait)
+            self.bots.waiting = None
+        state = self.state
+        if state is None or self.version != version or self.bot_turn() != turn:
+            return
+        claims = by != "auto" and by != "claim" and not early and can_claim(state, seat)
+
+        def still() -> bool:
+            return self.version == version and self.bot_turn() == turn
+
+        if claims:  # a bot, or a stand-in, claims the rest when it may (RULES.md §15)
+            await self.post(lambda: self.execute_claim(seat, version, None, None), still)
+            return
+        if by == "claim":
+            action: Action = claim_action(state)
+        elif early:
+            action = out_of_turn_actions(state, seat)[0]
+        elif by == "auto":
+            action = legal_actions(state)[0]
+        else:
+            level = self.stand_in_level() if by else self.seats[seat].level
+            action = await self.choose(state, seat, level or "medium")
+        await self.post(lambda: self.execute(seat, action, version, None, None, by=by), still)
+
+    async def stop_bots(self) -> None:
+        """Cancel the bot that is thinking (the room is closing)."""
+        task = self.bots.task
+        if task is not None and not task.done():
+            task.cancel()
+            # its outcome no longer matters: the room is closing
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     # ------------------------------------------------------------------ commands
 
@@ -1352,7 +1489,7 @@ class Room:
             self.broadcast_room()
         elif plan.cleared or plan.clock is not None or plan.handed is not None:
             self.broadcast_room()  # the seats' stand-in, deadlines, holders
-        self.bots.schedule()
+        self.schedule_bots()
 
     async def deal_next(self, state: State) -> None:
         """Deal the next deal of a finished one (the caller holds ``self.lock``)."""
@@ -1368,7 +1505,7 @@ class Room:
         self.publish(new_state, events)
         self.set_clock(deadlines)
         self.broadcast_room()
-        self.bots.schedule()
+        self.schedule_bots()
 
     # ------------------------------------------------------------------ consents
 
@@ -1569,7 +1706,7 @@ class Room:
             to_act = current_player(state) if state is not None else None
             if state is None or to_act is None or to_act not in listener.seats:
                 raise CommandError("not_your_turn", "a hint is given on your turn")
-            action = await self.bots.think(seat_view(state, to_act), "hard")
+            action = await self.think(seat_view(state, to_act), "hard")
             self.send(listener, out.hint(msg_id, action))
         except CommandError as exc:
             self.send(listener, out.error(exc.code, exc.message, msg_id))
@@ -1601,7 +1738,7 @@ class Room:
             self._stop_countdown()
             self.stop_clock()
             self.stop_fill()
-        await self.bots.stop()
+        await self.stop_bots()
         for listener in list(self.listeners):
             listener.close(code, reason)
         self.listeners.clear()

@@ -37,15 +37,15 @@ async def test_a_bot_that_does_not_answer_is_given_up(monkeypatch) -> None:
         room = make_room(executor)
         started = time.monotonic()
         with pytest.raises(asyncio.TimeoutError):
-            await room.bots.think({}, "easy")
+            await room.think({}, "easy")
         assert time.monotonic() - started < 0.9
 
 
 async def test_a_bot_that_answers_in_time_is_heard(monkeypatch) -> None:
     monkeypatch.setattr(room_module, "choose_action", lambda view, level, rng: {"type": "pass"})
     with ThreadPoolExecutor(max_workers=1) as executor:
-        room = make_room(executor)  # held: a room's parts refer to it weakly
-        assert await room.bots.think({}, "easy") == {"type": "pass"}
+        room = make_room(executor)
+        assert await room.think({}, "easy") == {"type": "pass"}
 
 
 async def test_a_bot_move_refused_because_the_room_moved_is_not_an_error(
@@ -59,9 +59,9 @@ async def test_a_bot_move_refused_because_the_room_moved_is_not_an_error(
     async def moved(*_args, **_kwargs):  # type: ignore[no-untyped-def]
         raise RoomMoved(room.game_id)
 
-    room.bots._play = moved  # type: ignore[method-assign]
+    room._bot_play = moved  # type: ignore[method-assign]
     with caplog.at_level("INFO", logger="atout.rooms"):
-        await room.bots._turn(1, None, room.version)
+        await room._bot_turn(1, None, room.version)
     levels = {(r.levelname, getattr(r, "event", None)) for r in caplog.records}
     assert ("INFO", "bot_dropped") in levels
     assert not [r for r in caplog.records if r.levelname == "ERROR"]

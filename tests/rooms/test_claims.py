@@ -288,7 +288,7 @@ async def test_a_restart_in_the_middle_of_a_play_out_goes_on_from_the_record(
     assert seat_view(again.state, 0)["claim"]["seat"] == seat
     back = FakeListener(host_id, again.seats_of(host_id))
     again.attach(back)
-    again.bots.schedule()
+    again.schedule_bots()
     await wait_for(lambda: again.state.phase is not Phase.PLAY)
     record = dump(again.state, by=again.by)
     actions = record["deals"][deal]["actions"]
@@ -302,15 +302,16 @@ async def test_a_restart_in_the_middle_of_a_play_out_goes_on_from_the_record(
     assert third is not None and dump(third.state, by=third.by) == record
 
 
-async def test_a_stand_in_claims_for_the_seat_it_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_stand_in_claims_for_the_seat_it_plays() -> None:
     """The stand-in of an away seat that may claim claims (RULES.md §15: a stand-in claims
     like a player); its claim and the whole play-out are marked "claim"."""
     room, listener = await local_room("bela", 3, seed=6)
     seat = await play_to_a_claim(room, listener, random.Random(2))
-    monkeypatch.setattr(room, "stand_in_active", lambda s: s == seat)
+    room.seats[seat].stand_in = "away"  # its player is away: no connection holds the seat
+    listener.seats = tuple(s for s in listener.seats if s != seat)
     deal = len(room.state.logs)
     start = len(room.state.actions)
-    room.bots.schedule()
+    room.schedule_bots()
     await wait_for(lambda: room.state.phase is not Phase.PLAY)
     record = dump(room.state, by=room.by)
     actions = record["deals"][deal]["actions"][start:]

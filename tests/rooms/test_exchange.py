@@ -104,7 +104,7 @@ async def test_the_first_lead_closes_the_exchange() -> None:
 async def test_a_bot_holder_exchanges_at_once() -> None:
     # the bots' own delay is long: the exchange does not wait for it
     room, (human,) = table(["human", "bot"], holder=1, bot_delay_ms=5000)
-    room.bots.schedule()
+    room.schedule_bots()
     await asyncio.wait_for(_until(lambda: room.state.exchanged == 1), 2.0)
     assert [(seat, a.type) for seat, a in room.state.actions] == [(0, "bid"), (1, "exchange")]
     assert room.state.to_act == 0 and human.seats == (0,)
@@ -116,7 +116,7 @@ async def test_a_bot_leader_waits_while_the_human_holder_may_exchange(monkeypatc
     with ThreadPoolExecutor(max_workers=1) as executor:
         room, (human,) = table(["bot", "human"], holder=1, executor=executor)
         assert human.seats == (1,) and legal_sent(human) == [EXCHANGE]
-        room.bots.schedule()
+        room.schedule_bots()
         await asyncio.sleep(0.15)
         assert len(room.state.actions) == 1  # the bot has not led yet
         await act(room, human, "swap", room.version, EXCHANGE)
@@ -131,7 +131,7 @@ async def test_a_bot_leader_leads_once_the_wait_is_over(monkeypatch) -> None:
     monkeypatch.setattr(bot_driver, "EXCHANGE_WAIT_SECONDS", 0.2)
     with ThreadPoolExecutor(max_workers=1) as executor:
         room, (human,) = table(["bot", "human"], holder=1, executor=executor)
-        room.bots.schedule()
+        room.schedule_bots()
         await asyncio.wait_for(_until(lambda: room.state.trick), 5.0)
         assert all(a.type != "exchange" for _, a in room.state.actions)
         assert room.state.exchanged == -1 and room.state.to_act == 1

@@ -175,21 +175,21 @@ async def test_a_stand_in_whose_turn_was_taken_hands_over_to_the_next_seat() -> 
                 break
             action = action_to_json(rng.choice(legal_actions(room.state)))
             await act(room, listeners[1], f"p{i}", room.version, action)
-        think = room.bots.think
+        think = room.think
 
         async def slow(view: Any, level: str) -> Any:
             await asyncio.sleep(0.3)
             return await think(view, level)
 
-        room.bots.think = slow  # type: ignore[method-assign]
+        room.think = slow  # type: ignore[method-assign]
         room.seats[0].stand_in = "left"
-        room.bots.schedule()  # the stand-in starts thinking for seat 0
+        room.schedule_bots()  # the stand-in starts thinking for seat 0
         await asyncio.sleep(0.05)
         version = room.version
         await act(room, listeners[0], "mine", version, action_to_json(legal_actions(room.state)[0]))
         assert room.version == version + 1 and room.seats[0].stand_in is None
         assert current_player(room.state) in (1, 3)  # a bot is next
-        room.bots.think = think  # type: ignore[method-assign]
+        room.think = think  # type: ignore[method-assign]
         await wait_for(lambda: current_player(room.state) not in (1, 3), timeout=5)
         assert room.version > version + 1
         assert not room.by  # the stand-in's late answer was dropped

@@ -3,12 +3,15 @@ the arguments the room would pass it."""
 
 from __future__ import annotations
 
+import ast
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import orjson
 import pytest
 
+from app import rooms as rooms_package
 from app.engine import (
     Phase,
     State,
@@ -19,6 +22,7 @@ from app.engine import (
     seat_view,
     spectator_view,
 )
+from app.rooms.bot_driver import delay, to_act
 from app.rooms.chat import Chat, check_configure
 from app.rooms.consents import Consents
 from app.rooms.errors import CommandError
@@ -27,6 +31,7 @@ from app.rooms.model import Facts, Mode, Seat, SeatKind, Status, table_settings
 from app.rooms.public import fill_at_ms, filled, hand_over, holder_rows, holders_json, sit_choice
 from app.rooms.publisher import Publisher, seats_key
 from app.rooms.seating import is_paused, joining, leaving, seat_set, seat_taken, starts, swapped
+from app.settings import Settings
 from tests.rooms.harness import FakeListener
 
 
@@ -413,3 +418,75 @@ def test_leaving_marks_the_seats_left_once_and_pausing_waits_for_absent_humans()
     assert not is_paused(Mode.FRIENDS, Status.PLAYING, False, humans, {0, 1, 2}, {3})
     assert not is_paused(Mode.FRIENDS, Status.PLAYING, True, humans, {0, 1, 2}, set())  # a clock
     assert not is_paused(Mode.FRIENDS, Status.PLAYING, False, humans, {0, 1, 2, 3}, set())
+
+
+def test_whose_turn_the_bot_driver_plays():
+    seats = _table("h1", "b", "h3", "b")
+    state = new_match("classic", 4, seed=1)
+    seat = current_player(state)
+    assert seat is not None
+    here = {"players_here": True, "paused": False, "stand_in": set(), "auto_play": set()}
+    turn = to_act(state, Status.PLAYING, seats, **here)
+    assert turn == ((seat, None) if seats[seat].kind == "bot" else None)
+    human = 0 if seats[seat].kind == "bot" else seat
+    humans = _table(*("h9" if i == human else k for i, k in enumerate(("h1", "b", "h3", "b"))))
+    state.to_act = human
+    assert to_act(state, Status.PLAYING, humans, **here) is None  # the player's own turn
+    assert to_act(state, Status.PLAYING, humans, **{**here, "stand_in": {human}}) == (
+        human,
+        "stand_in",
+    )
+    assert to_act(state, Status.PLAYING, humans, **{**here, "players_here": False}) is None
+    assert to_act(state, Status.PLAYING, humans, **{**here, "paused": True}) is None
+    claimed = state.copy()
+    claimed.claimer = human
+    assert to_act(claimed, Status.PLAYING, humans, **here) == (human, "claim")
+
+
+def test_the_bot_driver_waits_at_the_bots_pace_and_a_claim_at_its_own():
+    settings = Settings(bot_delay_ms=900, auto_play_seconds=2.0)
+    state = new_match("classic", 4, seed=1)
+    seat = current_player(state)
+    assert seat is not None
+    assert delay(state, seat, None, settings) == 0.9
+    assert delay(state, seat, "auto", settings) == 2.0
+    assert delay(state, seat, "claim", settings) == 0.35
+
+
+def back_references(source: str) -> list[str]:
+    """Where a part's source refers back to its room: an import of room.py, a ``self.room``,
+    a weak proxy."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "app.rooms.room":
+            found.append(f"line {node.lineno}: imports app.rooms.room")
+        elif isinstance(node, ast.Import) and any(a.name == "app.rooms.room" for a in node.names):
+            found.append(f"line {node.lineno}: imports app.rooms.room")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in ("room", "proxy")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "weakref")
+        ):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+PARTS = ("publisher", "chat", "consents", "seating", "bot_driver", "live", "public")
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_no_part_refers_back_to_its_room(part: str) -> None:
+    source = (Path(rooms_package.__file__).parent / f"{part}.py").read_text()
+    assert back_references(source) == []
+
+
+def test_the_check_sees_a_part_that_refers_back():
+    sample = (
+        "import weakref\n"
+        "from app.rooms.room import Room\n"
+        "class Part:\n"
+        "    def __init__(self, room):\n"
+        "        self.room = weakref.proxy(room)\n"
+    )
+    assert len(back_references(sample)) == 3

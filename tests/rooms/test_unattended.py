@@ -34,7 +34,7 @@ async def test_an_unattended_table_plays_on_with_nobody_connected() -> None:
     room = await _table(True)
     assert room.unattended and not room.listeners
     assert not room.is_idle(0.0)  # never evicted while it is played
-    room.bots.schedule()
+    room.schedule_bots()
     room.rearm_clock()
     for _ in range(3000):
         if room.state.phase is Phase.DEAL_OVER:
@@ -50,9 +50,9 @@ async def test_an_ordinary_table_waits_for_its_humans() -> None:
     room = await _table(False)
     assert not room.unattended
     version = room.version
-    room.bots.schedule()
+    room.schedule_bots()
     room.rearm_clock()
-    assert room.bots.to_act() is None  # bots wait for the humans
+    assert room.bot_turn() is None  # bots wait for the humans
     await asyncio.sleep(0.3)
     assert room.version == version
     assert room.is_idle(0.0)
