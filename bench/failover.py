@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.cluster import Cluster, ClusterError
-from bench.views import merge_view
+from bench.table_client import TableState
 
 SubParsers = Any
 
@@ -98,17 +98,15 @@ class Closed(Exception):
     """The client's socket closed (the process died, or the room moved)."""
 
 
-@dataclass
-class Client:
-    """One browser: its cookie, its socket, what it saw."""
+class Client(TableState):
+    """One browser: its cookie, its socket, what it saw (bench/table_client.py
+    ``TableState``, updates checked in order), and the events each version brought."""
 
-    base: str
-    cookie: str
-    ws: Any = None
-    version: int = 0
-    view: dict[str, Any] | None = None
-    seats: list[int] = field(default_factory=list)
-    seen: dict[int, str] = field(default_factory=dict)  # version -> the event it brought
+    def __init__(self, base: str, cookie: str) -> None:
+        super().__init__()
+        self.base, self.cookie = base, cookie
+        self.ws: Any = None
+        self.events_at: dict[int, str] = {}  # version -> the events it brought
 
     async def connect(self, game_id: str, within: float, open_timeout: float = 5.0) -> None:
         import websockets
@@ -147,15 +145,9 @@ class Client:
         except websockets.exceptions.ConnectionClosed as exc:
             raise Closed() from exc
         msg: dict[str, Any] = json.loads(raw)
-        if msg["type"] == "state":
-            self.version, self.view, self.seats = msg["version"], msg["view"], msg["seats_you_hold"]
-        elif msg["type"] == "update":
-            if msg["version"] != self.version + 1:
-                raise AssertionError(f"version {msg['version']} after {self.version}")
-            self.version = msg["version"]
-            self.view = merge_view(self.view, msg["view"])
+        if self.seen(msg) == "update":  # OutOfOrder when it is not the next version
             events = json.dumps(msg.get("events"), sort_keys=True)
-            if self.seen.setdefault(self.version, events) != events:
+            if self.events_at.setdefault(self.version, events) != events:
                 raise ForkSeen(self.version)
         return msg
 

@@ -44,7 +44,7 @@ from typing import Any
 import orjson
 
 from bench import checkout_env
-from bench.views import merge_view
+from bench.table_client import AutoPlayer
 
 SubParsers = Any
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -304,22 +304,17 @@ def _percentile(values: list[float], q: float) -> float:
 # ----------------------------------------------------------------------------- atout clients
 
 
-class AtoutClient:
-    """One browser at a table: plays random legal moves from its own view."""
+class AtoutClient(AutoPlayer):
+    """One browser at a table (bench/table_client.py ``AutoPlayer``): plays random legal moves
+    from its own view; counts what it receives, and the delivery of each version to the four
+    players of its table."""
 
     def __init__(
         self, ws_base: str, cookie: str, table: Table, stats: Stats, pace: float, rng: random.Random
     ) -> None:
+        super().__init__(rng, pace, "b")
         self.ws_base, self.cookie = ws_base, cookie
-        self.table, self.stats, self.pace, self.rng = table, stats, pace, rng
-        self.version = 0
-        self.view: dict[str, Any] | None = None
-        self.room: dict[str, Any] | None = None
-        self.sent_for = -1
-        self.consented = ""
-        self.next_deal_for = -1  # the deals scored when this client last agreed to go on
-        self.seats: set[int] = set()  # the seats this client holds (from its "state")
-        self.ids = 0
+        self.table, self.stats = table, stats
 
     async def run(self, game_id: str, stop: asyncio.Event) -> None:
         import websockets
@@ -332,78 +327,23 @@ class AtoutClient:
                 open_timeout=60,
                 ping_interval=None,
             ) as ws:
-                next_game = await self._play(ws, stop)
+                next_game = await self.play(ws)  # the run cancels it when the window ends
             if next_game is None:
                 return
             game_id = next_game
-            self.version, self.sent_for, self.next_deal_for = 0, -1, -1
 
-    async def _play(self, ws: Any, stop: asyncio.Event) -> str | None:
-        mover: asyncio.Task[None] | None = None
-        try:
-            while not stop.is_set():
-                raw = await ws.recv()  # the run cancels this task when the window ends
-                self.stats.bytes_in += len(raw)
-                self.stats.messages_in += 1
-                msg = orjson.loads(raw)
-                kind = msg["type"]
-                if kind == "state":
-                    self.version, self.view = msg["version"], msg["view"]
-                elif kind == "update":
-                    self.version = msg["version"]
-                    self.view = merge_view(self.view, msg["view"])
-                    self.table.receive(msg["version"], self.stats)
-                if kind == "state":
-                    self.seats = set(msg.get("seats_you_hold") or ())
-                if kind in ("state", "update"):
-                    if "room" in msg:
-                        self.room = msg["room"]
-                elif kind == "room":
-                    self.room = msg["room"]
-                elif kind == "rematch":
-                    return str(msg["game_id"])
-                elif kind == "error":
-                    self.stats.error(msg["code"])
-                    if msg["code"] == "paused":  # try again once everyone is connected
-                        self.sent_for = -1
-                view = self.view
-                paused = bool((self.room or {}).get("paused"))
-                if view and view.get("legal") and self.sent_for != self.version and not paused:
-                    self.sent_for = self.version
-                    if mover is not None:
-                        mover.cancel()
-                    mover = asyncio.create_task(self._move(ws, self.version, view["legal"]))
-                room = self.room or {}
-                consent = room.get("consent") or {}
-                if consent.get("kind") == "rematch" and self.consented != room["game_id"]:
-                    self.consented = room["game_id"]
-                    await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
-                # The end of a deal waits for every player's "Continue": give it at once, once
-                # per deal, read from a fresh room (an update of the next deal comes before
-                # the room message that ends the wait).
-                next_deal = (self.room or {}).get("next_deal") or {}
-                waiting = set(next_deal.get("waiting_for") or ())
-                deal_end = len((self.view or {}).get("results") or ())
-                if kind in ("room", "state") and waiting & self.seats:
-                    if self.next_deal_for != deal_end:
-                        self.next_deal_for = deal_end
-                        await ws.send(json.dumps({"type": "consent", "kind": "next_deal"}))
-        finally:
-            if mover is not None:
-                mover.cancel()
-        return None
+    def on_message(self, raw: str | bytes, msg: dict[str, Any]) -> None:
+        self.stats.bytes_in += len(raw)
+        self.stats.messages_in += 1
 
-    async def _move(self, ws: Any, version: int, legal: list[dict[str, Any]]) -> None:
-        if self.pace:
-            await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
-        self.ids += 1
-        action = self.rng.choice(legal)
+    def on_update(self) -> None:
+        self.table.receive(self.version, self.stats)
+
+    def on_error(self, code: str) -> None:
+        self.stats.error(code)
+
+    def on_send(self, msg_id: str, version: int) -> None:
         self.table.sent[version + 1] = time.monotonic()
-        await ws.send(
-            json.dumps(
-                {"type": "action", "id": f"b{self.ids}", "version": version, "action": action}
-            )
-        )
 
 
 async def setup_table(base: str, variant: str, http: Any) -> tuple[str, list[str]]:

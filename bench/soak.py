@@ -49,8 +49,6 @@ from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from bench import checkout_env
 from bench.load import (
     BenchError,
@@ -63,7 +61,7 @@ from bench.load import (
     rss_mib,
 )
 from bench.sentinel import Spans, read_pauses
-from bench.views import merge_view
+from bench.table_client import AutoPlayer
 
 SubParsers = Any
 STOP_GRACE_SECONDS = 30.0  # at the end, how long the slots may take to leave their tables
@@ -175,32 +173,28 @@ class Soak:
             self.acked[game_id] = version
 
 
-class Client:
-    """One browser at a table: random legal moves, Continue at once, a rematch when asked."""
+class Client(AutoPlayer):
+    """One browser at a table (bench/table_client.py ``AutoPlayer``): random legal moves,
+    Continue at once, a rematch when asked; each acknowledged move's latency is counted."""
 
     def __init__(self, soak: Soak, cookie: str, rng: random.Random) -> None:
-        self.soak, self.cookie, self.rng = soak, cookie, rng
-        self.view: dict[str, Any] | None = None
-        self.room: dict[str, Any] = {}
-        self.version = 0
-        self.sent_for = -1
-        self.sent_at: dict[str, float] = {}
-        self.next_deal_for = -1
-        self.seats: set[int] = set()
-        self.ids = 0
         # a client id is applied once per seat, ever: each connection names its moves anew
-        self.prefix = f"{rng.getrandbits(40):010x}"
+        super().__init__(rng, soak.args.pace, f"{rng.getrandbits(40):010x}.")
+        self.soak, self.cookie = soak, cookie
+        self.sent_at: dict[str, float] = {}
+        self.game_id = ""
         self.ended = asyncio.Event()  # the match is over
         self.rematch: str | None = None
 
-    async def play(self, game_id: str, leave: asyncio.Event, want_rematch: bool) -> None:
+    async def play_game(self, game_id: str, leave: asyncio.Event, want_rematch: bool) -> None:
         """Play ``game_id`` until ``leave`` is set or the match ends (and a rematch, if asked
         for, is created: ``self.rematch``)."""
         import websockets
 
         self.ended.clear()
         self.rematch = None
-        self.sent_for, self.next_deal_for = -1, -1
+        self.game_id = game_id
+        self.stop_at_match_over = not want_rematch
         async with websockets.connect(
             f"{self.soak.ws_base}/ws/{game_id}",
             additional_headers={"Cookie": f"atout_id={self.cookie}"},
@@ -208,7 +202,7 @@ class Client:
             open_timeout=120,
             ping_interval=None,
         ) as ws:
-            reader = asyncio.create_task(self._read(ws, game_id, want_rematch))
+            reader = asyncio.create_task(self._read(ws))
             waiter = asyncio.create_task(leave.wait())
             try:
                 await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -217,79 +211,27 @@ class Client:
                     task.cancel()
                 await asyncio.gather(reader, waiter, return_exceptions=True)
 
-    async def _read(self, ws: Any, game_id: str, want_rematch: bool) -> None:
-        soak = self.soak
-        mover: asyncio.Task[None] | None = None
-        consented = False
-        try:
-            while True:
-                msg = orjson.loads(await ws.recv())
-                kind = msg["type"]
-                if kind == "state":
-                    self.version, self.view = msg["version"], msg["view"]
-                    self.seats = set(msg.get("seats_you_hold") or ())
-                    soak.saw_state(game_id, self.version)
-                elif kind == "update":
-                    self.version = msg["version"]
-                    self.view = merge_view(self.view, msg["view"])
-                elif kind == "ack":
-                    sent = self.sent_at.pop(msg["id"], None)
-                    if sent is not None:
-                        soak.latencies.append(time.monotonic() - sent)
-                        soak.sent.append(sent)
-                        soak.moves += 1
-                    soak.saw_ack(game_id, msg["version"])
-                elif kind == "error":
-                    soak.error(msg["code"])
-                    if msg["code"] == "paused":
-                        self.sent_for = -1
-                elif kind == "rematch":
-                    self.rematch = str(msg["game_id"])
-                    self.ended.set()
-                    return
-                if "room" in msg:
-                    self.room = msg["room"] or {}
-                view = self.view or {}
-                if view.get("phase") == "match_over" and not want_rematch:
-                    self.ended.set()
-                    return
-                paused = bool(self.room.get("paused"))
-                if view.get("legal") and self.sent_for != self.version and not paused:
-                    self.sent_for = self.version
-                    if mover is not None:
-                        mover.cancel()
-                    mover = asyncio.create_task(self._move(ws, self.version, view["legal"]))
-                consent = self.room.get("consent") or {}
-                if want_rematch and consent.get("kind") == "rematch" and not consented:
-                    consented = True
-                    await ws.send(json.dumps({"type": "consent", "kind": "rematch"}))
-                waiting = set((self.room.get("next_deal") or {}).get("waiting_for") or ())
-                deal_end = len(view.get("results") or ())
-                if kind in ("room", "state") and waiting & self.seats:
-                    if self.next_deal_for != deal_end:
-                        self.next_deal_for = deal_end
-                        await ws.send(json.dumps({"type": "consent", "kind": "next_deal"}))
-        finally:
-            if mover is not None:
-                mover.cancel()
+    async def _read(self, ws: Any) -> None:
+        self.rematch = await self.play(ws)
+        self.ended.set()
 
-    async def _move(self, ws: Any, version: int, legal: list[dict[str, Any]]) -> None:
-        pace = self.soak.args.pace
-        if pace:
-            await asyncio.sleep(pace * self.rng.uniform(0.5, 1.5))
-        self.ids += 1
-        msg_id = f"{self.prefix}.{self.ids}"
+    def on_state(self) -> None:
+        self.soak.saw_state(self.game_id, self.version)
+
+    def on_ack(self, msg: dict[str, Any]) -> None:
+        soak = self.soak
+        sent = self.sent_at.pop(msg["id"], None)
+        if sent is not None:
+            soak.latencies.append(time.monotonic() - sent)
+            soak.sent.append(sent)
+            soak.moves += 1
+        soak.saw_ack(self.game_id, msg["version"])
+
+    def on_error(self, code: str) -> None:
+        self.soak.error(code)
+
+    def on_send(self, msg_id: str, version: int) -> None:
         self.sent_at[msg_id] = time.monotonic()
-        await ws.send(
-            json.dumps(
-                {
-                    "type": "action",
-                    "id": msg_id,
-                    "version": version,
-                    "action": self.rng.choice(legal),
-                }
-            )
-        )
 
 
 # ----------------------------------------------------------------------------- tables
@@ -350,7 +292,7 @@ async def slot(soak: Soak, http: Any, index: int) -> None:
         clients = [Client(soak, c, random.Random(rng.random())) for c in cookies]
         want_rematch = rng.random() < 0.5
         leave = asyncio.Event()
-        plays = [asyncio.create_task(c.play(game_id, leave, want_rematch)) for c in clients]
+        plays = [asyncio.create_task(c.play_game(game_id, leave, want_rematch)) for c in clients]
         # the table's next trip away (evicted and restored), or one player's short drop
         trip = rng.uniform(idle, 6 * idle)
         ended = asyncio.create_task(_first_ended(clients))

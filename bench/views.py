@@ -1,6 +1,7 @@
 """What a scripted client of a table holds: the views it merges from ``state`` and ``update``
-messages (docs/protocol.md, "update"). The load, soak and failover benchmarks and the test
-clients (tests/web/wsclient.py, the leak checker) all hold views this way.
+messages (docs/protocol.md, "update"). The scripted table client (table_client.py: the
+load, lobby, soak and failover benchmarks and tests/web/wsclient.py) and the leak checker all
+hold views this way.
 
 A ``state`` carries whole views; an ``update``'s ``view`` (and ``views``, one per seat held, for
 a socket holding several seats) holds only the fields that changed since the previous version:

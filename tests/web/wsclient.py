@@ -8,7 +8,8 @@
 
 Every message a socket receives is kept in ``sock.log`` (for the leak checker), after it was
 validated against the protocol's published JSON Schema (tests/schema.py): a frame the schema
-refuses fails the test that received it.
+refuses fails the test that received it. What a socket knows of its table (version, views,
+room, seats) is the benchmarks' own ``TableState`` (bench/table_client.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.views import merge_view, merge_views
+from bench.table_client import TableState
 from tests.schema import check_sent
 
 TIMEOUT = 20.0
@@ -87,34 +88,21 @@ class Browser:
         return sock
 
 
-class Socket:
+class Socket(TableState):
+    """One socket of a browser; what it knows of its table is bench/table_client.py's
+    ``TableState`` (updates checked in order)."""
+
     def __init__(self, ws: Any, browser: Browser) -> None:
+        super().__init__()
         self.ws = ws
         self.browser = browser
         self.log: list[dict[str, Any]] = []
-        self.version = 0
-        self.view: dict[str, Any] | None = None
-        self.views: dict[str, Any] = {}
-        self.room: dict[str, Any] | None = None
-        self.seats: list[int] = []
-        self.role: str | None = None
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         msg: dict[str, Any] = check_sent(raw)
         self.log.append(msg)
-        kind = msg.get("type")
-        if kind == "state":
-            self.version = msg["version"]
-            self.view, self.views = msg["view"], msg.get("views") or {}
-            self.room, self.seats, self.role = msg["room"], msg["seats_you_hold"], msg["role"]
-        elif kind == "update":
-            assert msg["version"] == self.version + 1, (self.version, msg["version"])
-            self.version = msg["version"]
-            self.view = merge_view(self.view, msg["view"])
-            self.views = merge_views(self.views, msg.get("views") or {})
-        elif kind == "room":
-            self.room = msg["room"]
+        self.seen(msg)
         return msg
 
     async def next_of(self, *types: str, timeout: float = TIMEOUT) -> dict[str, Any]:
@@ -163,22 +151,6 @@ class Socket:
             message["seat"] = seat
         await self.send(message)
         return msg_id
-
-    def my_turn_seat(self) -> int | None:
-        """The seat this socket holds that has legal moves now, if any."""
-        if self.views:
-            for seat, view in self.views.items():
-                if view and view.get("legal"):
-                    return int(seat)
-            return None
-        if self.view and self.view.get("legal"):
-            return int(self.view["seat"])
-        return None
-
-    def legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        if self.views and seat is not None:
-            return list(self.views[str(seat)]["legal"])
-        return list((self.view or {}).get("legal") or [])
 
     async def play_random(self, rng: random.Random) -> str | None:
         """If one of this socket's seats is to act, send a random legal action."""
