@@ -42,7 +42,7 @@ from app.persistence.db import create_engine_from_url, create_sessionmaker
 from app.persistence.migrate import upgrade_head
 from app.persistence.writer import CommitQueue
 from app.rooms import RoomManager
-from app.rooms.room import Room
+from app.rooms.room import Act, Room
 from app.settings import Settings
 from app.tournaments import swiss
 from app.tournaments.live import SwissSpec
@@ -63,10 +63,7 @@ async def _players(rooms: RoomManager, present: set[int], seed: int) -> None:
             version = room.version
             action = rng.choice(legal_actions(state))
             with contextlib.suppress(Exception):
-                await room.post(
-                    functools.partial(room.execute, seat, action, version, None, None),
-                    functools.partial(_at, room, version),
-                )
+                await room.post(Act(seat, action, version), functools.partial(_at, room, version))
         await asyncio.sleep(0.005)
 
 

@@ -46,10 +46,10 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, assert_never
 
 from app.bots import LEVELS
 from app.engine import (
@@ -147,6 +147,46 @@ CLIENT_IDS = 256  # action ids remembered per room, to apply a repeated id once
 WAITING, PLAYING, FINISHED = Status.WAITING, Status.PLAYING, Status.FINISHED
 
 __all__ = ["MODES", "JoinResult", "Listener", "Room", "RoomServices", "Seat", "deck_strings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Play ``action`` for ``seat`` at ``version``, marked ``by`` (RULES.md §12; None: the
+    seat's own player): a bot's move, the stand-in's, forced play, a claim's play-out."""
+
+    seat: int
+    action: Action
+    version: int
+    by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A bot, or the stand-in, claims the remaining tricks for ``seat`` (RULES.md §15)."""
+
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class AgreeFor:
+    """The clock of ``seat`` ran out on a consent: its stand-in agrees."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealNext:
+    """The next deal's countdown ran out: deal it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """A public table's fill time came: computer players take its free seats."""
+
+
+# What the room's timers post (``Room.post``): a closed set, each handled in ``Room._run``.
+Command = Act | Claim | AgreeFor | DealNext | Fill
 
 
 @dataclass
@@ -785,20 +825,9 @@ class Room:
 
     async def _fill_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
-
-        async def fill() -> None:
-            self._fill = None
-            try:
-                await self.fill()
-            except Exception:
-                log.exception(
-                    "could not fill a public table",
-                    extra=game_fields(self.game_id, event="fill_failed"),
-                )
-
         # nobody to play with: armed again when a player connects
         await self.post(
-            fill,
+            Fill(),
             lambda: (
                 self.fill_at_ms() is not None and any(listener.seats for listener in self.listeners)
             ),
@@ -1138,17 +1167,9 @@ class Room:
 
         if current_player(state) == seat:
             action = await self.choose(state, seat, self.stand_in_level())
-            await self.post(
-                lambda: self.execute(seat, action, version, None, None, by="stand_in"), still
-            )
+            await self.post(Act(seat, action, version, "stand_in"), still)
             return
-
-        async def agree() -> None:
-            await self.agree_for({seat})
-            self.live.deadlines.pop(seat, None)
-            self.rearm_clock()
-
-        await self.post(agree, still)
+        await self.post(AgreeFor(seat), still)
 
     def connection_settings(self, listener: Listener, msg_id: str | None) -> None:
         """``settings``: the connection's own settings changed (``auto_play``)."""
@@ -1263,7 +1284,7 @@ class Room:
             return self.version == version and self.bot_turn() == turn
 
         if claims:  # a bot, or a stand-in, claims the rest when it may (RULES.md §15)
-            await self.post(lambda: self.execute_claim(seat, version, None, None), still)
+            await self.post(Claim(seat, version), still)
             return
         if by == "claim":
             action: Action = claim_action(state)
@@ -1274,7 +1295,7 @@ class Room:
         else:
             level = self.stand_in_level() if by else self.seats[seat].level
             action = await self.choose(state, seat, level or "medium")
-        await self.post(lambda: self.execute(seat, action, version, None, None, by=by), still)
+        await self.post(Act(seat, action, version, by), still)
 
     async def stop_bots(self) -> None:
         """Cancel the bot that is thinking (the room is closing)."""
@@ -1291,18 +1312,49 @@ class Room:
         if self.closed:
             raise RoomClosed(self.game_id)
 
-    async def post(
-        self, command: Callable[[], Awaitable[None]], still: Callable[[], bool] = lambda: True
-    ) -> None:
-        """A command a part sends the room from its own timer (a bot's turn, the clock's
-        stand-in, the next deal's countdown, a public table's filling): run one at a time with
-        every other command, and only if the room is still open and ``still()`` still holds
-        when its turn comes (the turn it was armed for may be over). Only the room takes its
-        lock: the parts post."""
+    async def post(self, command: Command, still: Callable[[], bool] = lambda: True) -> None:
+        """A command the room's own timers send it (a bot's turn, the clock's stand-in, the
+        next deal's countdown, a public table's filling): run one at a time with every other
+        command, and only if the room is still open and ``still()`` still holds when its turn
+        comes (the turn it was armed for may be over). Only the room takes its lock."""
         async with self.lock:
             if self.closed or not still():
                 return
-            await command()
+            await self._run(command)
+
+    async def _run(self, command: Command) -> None:
+        """One posted command (the caller holds the lock): the closed set ``Command``."""
+        match command:
+            case Act(seat, action, version, by):
+                await self.execute(seat, action, version, None, None, by=by)
+            case Claim(seat, version):
+                await self.execute_claim(seat, version, None, None)
+            case AgreeFor(seat):
+                await self.agree_for({seat})
+                self.live.deadlines.pop(seat, None)
+                self.rearm_clock()
+            case DealNext():
+                self._countdown = None
+                state = self.state
+                assert state is not None
+                try:
+                    await self.deal_next(state)
+                except Exception:
+                    log.exception(
+                        "could not deal the next deal",
+                        extra=game_fields(self.game_id, event="store_failed"),
+                    )
+            case Fill():
+                self._fill = None
+                try:
+                    await self.fill()
+                except Exception:
+                    log.exception(
+                        "could not fill a public table",
+                        extra=game_fields(self.game_id, event="fill_failed"),
+                    )
+            case _:
+                assert_never(command)
 
     @contextlib.asynccontextmanager
     async def _open(self) -> AsyncIterator[None]:
@@ -1576,21 +1628,8 @@ class Room:
 
     async def _deal_at_deadline(self, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
-
-        async def deal() -> None:
-            self._countdown = None
-            state = self.state
-            assert state is not None
-            try:
-                await self.deal_next(state)
-            except Exception:
-                log.exception(
-                    "could not deal the next deal",
-                    extra=game_fields(self.game_id, event="store_failed"),
-                )
-
         await self.post(
-            deal, lambda: self.version == version and self.consent_kind() == "next_deal"
+            DealNext(), lambda: self.version == version and self.consent_kind() == "next_deal"
         )
 
     async def _resume_consents(self) -> None:

@@ -6,7 +6,12 @@ import ast
 import asyncio
 from pathlib import Path
 
-from tests.rooms.harness import make_room
+import pytest
+
+from app.engine import current_player, legal_actions
+from app.rooms.errors import CommandError
+from app.rooms.room import Act, AgreeFor, Command, DealNext, Fill, Room
+from tests.rooms.harness import attach, make_room
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,18 +65,26 @@ def test_the_check_sees_a_part_that_takes_the_lock() -> None:
     ]
 
 
+def recording(room: Room) -> list[Command]:
+    """The commands ``room`` runs, recorded instead of run."""
+    ran: list[Command] = []
+
+    async def run(command: Command) -> None:
+        ran.append(command)
+        await asyncio.sleep(0)
+
+    room._run = run  # type: ignore[method-assign]
+    return ran
+
+
 async def test_a_posted_command_runs_only_while_it_still_applies() -> None:
     room = make_room("duel")
-    ran: list[str] = []
-
-    async def note(tag: str) -> None:
-        ran.append(tag)
-
-    await room.post(lambda: note("applies"))
-    await room.post(lambda: note("over"), lambda: False)
+    ran = recording(room)
+    await room.post(Fill())
+    await room.post(DealNext(), lambda: False)
     room.closed = True
-    await room.post(lambda: note("closed"))
-    assert ran == ["applies"]
+    await room.post(AgreeFor(0))
+    assert ran == [Fill()]
 
 
 async def test_posted_commands_run_one_at_a_time() -> None:
@@ -79,7 +92,7 @@ async def test_posted_commands_run_one_at_a_time() -> None:
     inside = 0
     most = 0
 
-    async def command() -> None:
+    async def run(command: Command) -> None:
         nonlocal inside, most
         inside += 1
         most = max(most, inside)
@@ -87,5 +100,25 @@ async def test_posted_commands_run_one_at_a_time() -> None:
         await asyncio.sleep(0)
         inside -= 1
 
-    await asyncio.gather(*(room.post(command) for _ in range(5)))
+    room._run = run  # type: ignore[method-assign]
+    await asyncio.gather(*(room.post(Fill()) for _ in range(5)))
     assert most == 1
+
+
+async def test_a_posted_move_is_the_same_path_as_a_players() -> None:
+    """A bot's or the stand-in's move (``Act``) is stored, marked with its ``by``, and
+    published like a player's action."""
+    room = make_room("duel")
+    attach(room, 1)
+    await room.join(2, "Bea")  # the last free seat: the match starts
+    attach(room, 2)  # everyone connected: the table is not paused
+    state = room.state
+    assert state is not None and room.version == 1
+    seat = current_player(state)
+    assert seat is not None
+    action = legal_actions(state)[0]
+    await room.post(Act(seat, action, room.version, "stand_in"))
+    assert room.version == 2 and room.by == {(0, 0): "stand_in"}
+    stale = legal_actions(room.state)[0]
+    with pytest.raises(CommandError):  # an old version is refused, as a player's would be
+        await room.post(Act(current_player(room.state), stale, 1))
