@@ -16,8 +16,8 @@ plus the grace, and is written back (``restore``).
 closed (or since the room was loaded). After ``away_seconds`` every other connected human may
 agree (``stand_in``); once all of them have, the seat's ``stand_in`` is ``"away"`` (stored,
 ``seats.stand_in``) and the stand-in plays its decisions at the bots' pace, but never while a
-connection of the seat's player is open (``active``). A seat whose player left the table
-(``seating.leave``) is ``"left"``: the stand-in plays it to the end of the match, connected or
+connection of the seat's player is open (``stood_in``). A seat whose player left the table
+(seating.py ``leaving``) is ``"left"``: the stand-in plays it to the end of the match, connected or
 not. The player takes the seat back by acting (``Room.execute`` clears the flag in the same
 transaction as the action) or with ``back``.
 

@@ -159,7 +159,7 @@ class Facts:
     rematch_id: str | None
     humans: tuple[int, ...]  # the human seats
     connected: frozenset[int]  # the seats an open connection holds
-    stand_in: frozenset[int]  # the human seats the stand-in plays now (live.py ``active``)
+    stand_in: frozenset[int]  # the human seats the stand-in plays now (live.py ``stood_in``)
 
 
 @dataclass

@@ -14,7 +14,7 @@ that ends the deal (``hand_over``). A ``seat_holders`` row remembers from which 
 changed hands, so the record says who played each decision (docs/record-format.md, "Seat
 holders") and the award counts a seat partly played by a computer as docs/players.md says.
 
-A player who leaves a public table is replaced at once by the stand-in (seating.py ``leave``);
+A player who leaves a public table is replaced at once by the stand-in (seating.py ``leaving``);
 the clock's stand-in plays for an absent player, so a public table never pauses.
 
 This module decides (who may list a table, which seat a "Sit here" gets, which seats the end
