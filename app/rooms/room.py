@@ -914,6 +914,11 @@ class Room:
             return
         await self._seat_players(*taken, committed)
 
+    def _ack(self, listener: Listener, msg_id: str | None) -> None:
+        """Acknowledge a command at the room's version (nothing without an id)."""
+        if msg_id is not None:
+            self.send(listener, out.ack(msg_id, self.version))
+
     def _acker(self, listener: Listener, msg_id: str | None) -> Callable[[], None] | None:
         """The ack of a command, to send once it is stored (None without an id)."""
         if msg_id is None:
@@ -942,8 +947,7 @@ class Room:
             if not listener.seats:
                 raise CommandError("not_allowed", "spectators hold no seat")
             await self._leave(listener.identity_id)
-            if msg_id is not None:
-                self.send(listener, out.ack(msg_id, self.version))
+            self._ack(listener, msg_id)
 
     async def _leave(self, identity_id: int) -> out.RoomInfo:
         """His seats stay his, and the stand-in plays them to the end of the match
@@ -1021,10 +1025,6 @@ class Room:
             self._ack(listener, msg_id)
             self.broadcast_room()
             self.schedule_bots()
-
-    def _ack(self, listener: Listener, msg_id: str | None) -> None:
-        if msg_id is not None:
-            self.send(listener, out.ack(msg_id, self.version))
 
     async def _save_seats(self, seats: list[Seat]) -> None:
         """Store changed seats, then make them the room's."""
@@ -1173,8 +1173,7 @@ class Room:
 
     def connection_settings(self, listener: Listener, msg_id: str | None) -> None:
         """``settings``: the connection's own settings changed (``auto_play``)."""
-        if msg_id is not None:
-            self.send(listener, out.ack(msg_id, self.version))
+        self._ack(listener, msg_id)
         self.schedule_bots()
 
     # ------------------------------------------------------------------ computer players
@@ -1573,8 +1572,7 @@ class Room:
                 for seat in listener.seats:  # their clocks stop
                     self.live.deadlines.pop(seat, None)
                 self.rearm_clock()
-            if msg_id is not None:
-                self.send(listener, out.ack(msg_id, self.version))
+            self._ack(listener, msg_id)
             await self._consent_complete(kind)
 
     async def agree_for(self, seats: set[int]) -> None:
@@ -1695,8 +1693,7 @@ class Room:
                     "server_error", "the message could not be saved; try again"
                 ) from None
             line = chat.add(stored, seat, name, kind, text, now)
-            if msg_id is not None:
-                self.send(listener, out.ack(msg_id, self.version))
+            self._ack(listener, msg_id)
             self.broadcast(out.chat(line))
 
     async def set_chat(
@@ -1709,8 +1706,7 @@ class Room:
             stored = {**self.settings, "chat": chat, "spectator_chat": spectator_chat}
             await self.store(repo.save_seats(self.game_id, [], settings=stored))
             self.settings = stored
-            if msg_id is not None:
-                self.send(listener, out.ack(msg_id, self.version))
+            self._ack(listener, msg_id)
             if chat and not was_on:
                 # chat is back: every listener gets the state, which carries the history again
                 for other in list(self.listeners):
@@ -1730,8 +1726,7 @@ class Room:
             for s in bots:
                 s.level = level
             await self.store(repo.save_seats(self.game_id, [s.row() for s in bots]))
-            if msg_id is not None:
-                self.send(listener, out.ack(msg_id, self.version))
+            self._ack(listener, msg_id)
             self.broadcast_room()
 
     async def hint(self, listener: Listener, msg_id: str) -> None:
