@@ -42,6 +42,7 @@ import asyncio
 import random
 import secrets
 import time
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Executor
 from typing import Any
 
@@ -58,7 +59,7 @@ CLAIM_PACE_SECONDS = 0.35  # at most this long between two cards of a claim's pl
 Turn = tuple[int, str | None]  # the seat the driver plays, and its ``by``
 
 
-def out_of_turn(state: State, seats: list[Seat], stand_in: set[int]) -> Turn | None:
+def out_of_turn(state: State, seats: list[Seat], stand_in: AbstractSet[int]) -> Turn | None:
     """A bot seat, or a seat its stand-in plays, that may act out of turn now (the seven
     exchange), and its ``by``; else None."""
     seat = state.exchange_seat
@@ -77,7 +78,7 @@ def human_may_exchange(state: State) -> bool:
     return seat >= 0 and bool(out_of_turn_actions(state, seat))
 
 
-def forced(state: State, seat: int, auto_play: set[int]) -> bool:
+def forced(state: State, seat: int, auto_play: AbstractSet[int]) -> bool:
     """Forced play (D-23): the seat has one legal action in the card play and one of its
     connections asked for forced cards to be played (``auto_play``: those seats)."""
     if state.phase is not Phase.PLAY or seat not in auto_play:
@@ -92,8 +93,8 @@ def to_act(
     *,
     players_here: bool,
     paused: bool,
-    stand_in: set[int],
-    auto_play: set[int],
+    stand_in: AbstractSet[int],
+    auto_play: AbstractSet[int],
 ) -> Turn | None:
     """The seat the driver should play now, and its ``by``: None for a bot, "stand_in",
     "auto" or "claim" for a human seat; None when nobody should. ``players_here``: a player

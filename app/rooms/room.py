@@ -360,10 +360,14 @@ class Room:
         if self.mode != Mode.FRIENDS or self.status != PLAYING:
             return False
         connected = self.connected_seats()
-        humans = self.human_seats()
-        stand_in = {s for s in humans if stood_in(self.seats[s], self.status, connected)}
         clock = self.clock_seconds() is not None
-        return is_paused(self.mode, self.status, clock, humans, connected, stand_in)
+        stand_in = self.stand_in_seats(connected)
+        return is_paused(self.mode, self.status, clock, self.human_seats(), connected, stand_in)
+
+    def stand_in_seats(self, connected: set[int] | frozenset[int]) -> frozenset[int]:
+        """The seats the stand-in plays now, ``connected`` being the seats held by an open
+        connection (live.py ``stood_in``)."""
+        return frozenset(s.seat for s in self.seats if stood_in(s, self.status, connected))
 
     def consent_kind(self) -> str | None:
         return self.consents.kind(self.facts())
@@ -386,9 +390,7 @@ class Room:
             rematch_id=self.rematch_id,
             humans=humans,
             connected=connected,
-            stand_in=frozenset(
-                s for s in humans if stood_in(self.seats[s], self.status, connected)
-            ),
+            stand_in=self.stand_in_seats(connected),
         )
 
     def bot_level(self) -> str | None:
@@ -1184,16 +1186,13 @@ class Room:
         state = self.state
         if self.closed or self.status != PLAYING or state is None:
             return None
-        connected = self.connected_seats()
         return bot_driver.to_act(
             state,
             self.status,
             self.seats,
             players_here=self.unattended or self.human_listeners(),
             paused=self.is_paused(),
-            stand_in={
-                s for s in self.human_seats() if stood_in(self.seats[s], self.status, connected)
-            },
+            stand_in=self.stand_in_seats(self.connected_seats()),
             auto_play={
                 seat
                 for listener in self.listeners
@@ -1481,7 +1480,7 @@ class Room:
             seq=self.seq,
             deals=self.deals,
             paused=self.is_paused(),
-            board=bool(self.settings.get("board")),
+            board=self.board,
             by=self.by,
             deals_at_once=lambda state: deals_at_once(state, self.board),
             deal=lambda state: start_deal(state, self.rng),

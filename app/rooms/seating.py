@@ -10,6 +10,7 @@ seat not connected is paused.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from app.rooms.errors import CommandError
 from app.rooms.model import Listener, Mode, Seat, SeatKind, Status
@@ -27,8 +28,8 @@ def is_paused(
     status: Status,
     clock: bool,
     humans: Iterable[int],
-    connected: set[int],
-    stand_in: set[int],
+    connected: AbstractSet[int],
+    stand_in: AbstractSet[int],
 ) -> bool:
     """Friends games pause while a human seat has no connection (RULES.md §9.1), unless the
     table has a clock (``clock``; D-21: the away seat's clock runs) or the stand-in plays that
