@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import weakref
 from typing import Any
 
 import orjson
@@ -117,7 +118,21 @@ def make_room(
         seats=seats,
     )
     room.rng = random.Random(seed)  # type: ignore[assignment]
+    MADE.append(weakref.ref(room))
     return room
+
+
+# Every room make_room built and not yet closed: tests/rooms/conftest.py closes them when the
+# test ends, as the manager closes a room it lets go, so that no bot turn or timer of theirs is
+# left pending once the test's event loop is gone.
+MADE: list[weakref.ref[Room]] = []
+
+
+async def close_made() -> None:
+    rooms = [room for ref in MADE if (room := ref()) is not None and not room.closed]
+    MADE.clear()
+    for room in rooms:
+        await room.close()
 
 
 def attach(room: Room, identity_id: int) -> FakeListener:
