@@ -280,8 +280,9 @@ async def slot(soak: Soak, http: Any, index: int) -> None:
     rng = random.Random(soak.rng.random())
     computer = bool(soak.args.computer_every) and index % soak.args.computer_every == 0
     idle = soak.args.idle_seconds
-    # the slots start spread over the first minute, so that tables do not move in step
-    await asyncio.sleep(rng.uniform(0, min(60.0, soak.args.duration / 10)))
+    # the slots start spread over the first minute, so that tables do not move in step (a run
+    # stopped before a slot's start ends it at once)
+    await _sleep(soak, rng.uniform(0, min(60.0, soak.args.duration / 10)))
     host: str | None = None
     game_id: str | None = None
     cookies: list[str] = []
