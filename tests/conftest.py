@@ -357,6 +357,59 @@ class LiveServer:
 LiveServerFactory = Callable[..., LiveServer]
 
 
+class LiveServers:
+    """Starts real servers (see ``live_server``) and stops every one of them in ``close``."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, seed_name: str) -> None:
+        self.tmp_path_factory = tmp_path_factory
+        self.seed_name = seed_name
+        self.servers: list[LiveServer] = []
+
+    def __call__(
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        database_url: str | None = None,
+        migrate: bool = True,
+        start: bool = True,
+    ) -> LiveServer:
+        workdir = self.tmp_path_factory.mktemp("live-server")
+        url = database_url or _sqlite_url(workdir / "data" / "atout.db")
+        port = free_port()
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
+        full_env.update(
+            {
+                "ATOUT_DATABASE_URL": url,
+                "ATOUT_BOT_DELAY_MS": "0",
+                "ATOUT_LOG_LEVEL": "INFO",
+                "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+                # PostgreSQL: a restart on the same port is the same node: it takes its room
+                # leases back at once (docs/scaling.md)
+                "ATOUT_NODE_ID": f"live-server-{port}",
+                # the test's decks and bots are the same at every run (ATOUT_TEST_SEED)
+                "ATOUT_TEST_SEED": str(seed_of(self.seed_name)),
+                "PYTHONUNBUFFERED": "1",
+                "PYTHONPATH": os.pathsep.join(
+                    p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p
+                ),
+            }
+        )
+        full_env.update(env or {})
+        if migrate:
+            if url.startswith("sqlite"):
+                (workdir / "data").mkdir(exist_ok=True)
+            upgrade_head(url)
+        server = LiveServer(port=port, database_url=url, env=full_env, workdir=workdir)
+        self.servers.append(server)
+        if start:
+            server.start()
+        return server
+
+    def close(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+
 @pytest.fixture
 def live_server(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
@@ -372,48 +425,17 @@ def live_server(
 
     Every server started here is stopped (SIGTERM by pid, then SIGKILL) after the test.
     """
-    servers: list[LiveServer] = []
+    servers = LiveServers(tmp_path_factory, request.node.nodeid)
+    yield servers
+    servers.close()
 
-    def make(
-        env: Mapping[str, str] | None = None,
-        *,
-        database_url: str | None = None,
-        migrate: bool = True,
-        start: bool = True,
-    ) -> LiveServer:
-        workdir = tmp_path_factory.mktemp("live-server")
-        url = database_url or _sqlite_url(workdir / "data" / "atout.db")
-        port = free_port()
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("ATOUT_")}
-        full_env.update(
-            {
-                "ATOUT_DATABASE_URL": url,
-                "ATOUT_BOT_DELAY_MS": "0",
-                "ATOUT_LOG_LEVEL": "INFO",
-                "ATOUT_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
-                # PostgreSQL: a restart on the same port is the same node: it takes its room
-                # leases back at once (docs/scaling.md)
-                "ATOUT_NODE_ID": f"live-server-{port}",
-                # the test's decks and bots are the same at every run (ATOUT_TEST_SEED)
-                "ATOUT_TEST_SEED": str(seed_of(request.node.nodeid)),
-                "PYTHONUNBUFFERED": "1",
-                "PYTHONPATH": os.pathsep.join(
-                    p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p
-                ),
-            }
-        )
-        full_env.update(env or {})
-        if migrate:
-            if url.startswith("sqlite"):
-                (workdir / "data").mkdir(exist_ok=True)
-            upgrade_head(url)
-        server = LiveServer(port=port, database_url=url, env=full_env, workdir=workdir)
-        servers.append(server)
-        if start:
-            server.start()
-        return server
 
-    yield make
-
-    for server in servers:
-        server.stop()
+@pytest.fixture(scope="module")
+def module_live_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[LiveServerFactory]:
+    """``live_server`` for the tests of one module: its servers are shared by them, seeded with
+    the module's name, and stopped after its last test."""
+    servers = LiveServers(tmp_path_factory, request.node.nodeid)
+    yield servers
+    servers.close()

@@ -1,7 +1,8 @@
 """Real-browser fixtures: Debian's Chromium driven by Playwright, against a real server.
 
-``chromium`` is one browser per test module; each test makes its own contexts (fresh cookies,
-so each context is a different player). Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of
+``chromium`` is one browser per test module and ``server`` one server per module; each test
+makes its own contexts (fresh cookies, so each context is a different player) and its own
+tables. A test that needs a server of its own, or other settings, asks ``live_server``. Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of
 docs/screenshots/ while the tests run.
 """
 
@@ -41,8 +42,25 @@ def chromium() -> Iterator[object]:
             browser.close()
 
 
+@pytest.fixture(scope="module")
+def module_server(module_live_server):  # type: ignore[no-untyped-def]
+    """One server for the tests of a module: each test makes its own players (fresh browser
+    contexts) and tables, so starting a server per test would only cost time."""
+    return module_live_server()
+
+
 @pytest.fixture
-def server(live_server):  # type: ignore[no-untyped-def]
+def server(module_server):  # type: ignore[no-untyped-def]
+    """The module's server, running (a test before may have stopped or killed it)."""
+    if not module_server.is_running():
+        module_server.start()
+    return module_server
+
+
+@pytest.fixture
+def fresh_server(live_server):  # type: ignore[no-untyped-def]
+    """A server of this test's own: an empty database (what the test counts is its own) and
+    the test's own deck seed."""
     return live_server()
 
 

@@ -38,8 +38,9 @@ def seed(database_url: str) -> None:
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)])
 def test_the_ranking_explains_its_numbers_on_a_phone_and_a_laptop(
-    server, chromium, width: int, height: int
+    fresh_server, chromium, width: int, height: int
 ) -> None:
+    server = fresh_server  # the players written in are the whole ranking
     seed(server.database_url)
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
