@@ -1,7 +1,8 @@
 """Every level, every variant and player count: at least 10,000 decisions each, never an
 illegal action.  A quarter of all actions are random legal ones, to reach odd positions
 (strange bids, unusual contracts) the bots would not reach among themselves; variant
-options change from deal to deal."""
+options change from deal to deal.  The hard level's runs are in test_legality_hard.py, a module
+of their own so that a parallel run gives them a worker of their own."""
 
 from __future__ import annotations
 
@@ -59,9 +60,3 @@ def play_decisions(variant: str, players: int, level: str, seed: int) -> int:
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_no_illegal_action(variant: str, players: int, level: str) -> None:
     assert play_decisions(variant, players, level, seed=1) >= DECISIONS
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("variant", "players"), CONFIGS, ids=IDS)
-def test_no_illegal_action_hard(variant: str, players: int) -> None:
-    assert play_decisions(variant, players, "hard", seed=2) >= DECISIONS
