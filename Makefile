@@ -3,10 +3,13 @@ VENV ?= .venv
 PYTHON ?= python3
 PY = $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
-# pytest-xdist: one worker per logical core; a test module stays on one worker (--dist
-# loadfile), so its module-scoped browser and server start once. PYTEST_WORKERS=0: serially.
-PYTEST_WORKERS ?= logical
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
+# pytest-xdist: three workers per two cores, as the suite's browser and server tests wait on
+# their processes part of the time; a test module stays on one worker (--dist loadfile), so its
+# module-scoped browser and server start once; the modules start in the order they are
+# collected (--no-loadscope-reorder), the long browser and bot modules first, the many short
+# engine tests last. PYTEST_WORKERS=0: serially.
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n + n / 2 )))
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # make test-db runs serially by default: its scale-out tests start clusters of processes and a
 # proxy, with recovery bounds that two clusters sharing two cores would not keep
 PYTEST_DB_WORKERS ?= 0
