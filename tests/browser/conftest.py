@@ -2,8 +2,9 @@
 
 ``chromium`` is one browser per test module and ``server`` one server per module; each test
 makes its own contexts (fresh cookies, so each context is a different player) and its own
-tables. A test that needs a server of its own, or other settings, asks ``live_server``. Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of
-docs/screenshots/ while the tests run.
+tables. A test that needs a server of its own asks ``fresh_server``, or ``live_server`` for
+other settings. Set ``ATOUT_SCREENSHOTS=1`` to (re)write the PNGs of docs/screenshots/ while
+the tests run.
 """
 
 from __future__ import annotations

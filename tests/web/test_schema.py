@@ -147,6 +147,7 @@ def test_the_client_schema_accepts_exactly_what_the_server_parses(frame: str) ->
     # started down there would run the finalizers of earlier tests' objects at that depth,
     # where they fail with an unraisable RecursionError: no collection while parsing (the
     # garbage waits for the next collection, up here).
+    collecting = gc.isenabled()
     gc.disable()
     try:
         try:
@@ -160,7 +161,8 @@ def test_the_client_schema_accepts_exactly_what_the_server_parses(frame: str) ->
             assert not parsed
             return
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
     assert validator("client_to_server").is_valid(data) == parsed, frame[:300]
 
 
