@@ -183,24 +183,39 @@ function listenToCards(box) {
 
 // ----------------------------------------------------------------------------- hints
 
-/** Highlight the suggested card or bid; the choice stays the player's. */
-export function showHint(action) {
-  if (!action) return;
-  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
-  /** @type {HTMLElement | null} */
-  let target = null;
+// The hint asked for (the version of the table it was asked at) and the one given: it stays
+// highlighted through every redraw of that same decision, and is dropped once the table moves on.
+let askedAt = null;
+let given = null;
+
+function hintTarget(action) {
   if (action.type === "play") {
-    target = document.querySelector(`#hand button.card[data-card="${action.card}"], #piles-bottom button.card[data-card="${action.card}"]`);
-  } else if (action.type === "bid") {
+    return document.querySelector(`#hand button.card[data-card="${action.card}"], #piles-bottom button.card[data-card="${action.card}"]`);
+  }
+  if (action.type === "bid") {
     const name = action.value !== undefined ? `bid-${action.value}-${action.contract}` : `bid-${action.contract}`;
-    target = document.querySelector(`#controls [data-action="${name}"]`);
-  } else {
-    target = document.querySelector(`#controls [data-action="${action.type}"]`);
+    return document.querySelector(`#controls [data-action="${name}"]`);
   }
-  if (target) {
-    target.classList.add("hinted");
-    target.focus();
-  }
+  return document.querySelector(`#controls [data-action="${action.type}"]`);
+}
+
+/** Mark the hint given for the decision on the table, after a redraw; the marked element. */
+export function markHint() {
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  if (given && given.version !== S.version) given = null;
+  if (!given) return null;
+  /** @type {HTMLElement | null} */
+  const target = hintTarget(given.action);
+  if (target) target.classList.add("hinted");
+  return target;
+}
+
+/** Highlight the suggested card or bid; the choice stays the player's. A hint that comes back
+ * after the table has moved on (the player already chose) is for a decision that is gone. */
+export function showHint(action) {
+  if (!action || askedAt !== S.version) return;
+  given = { version: S.version, action };
+  markHint()?.focus();
   toast(t("hint.shown"));
 }
 
@@ -256,6 +271,7 @@ export function installInput({ render }) {
   });
 
   $("btn-hint").addEventListener("click", () => {
+    askedAt = S.version;
     send({ type: "hint", id: nextId("h") });
   });
 

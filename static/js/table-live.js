@@ -163,6 +163,12 @@ function ensureTicking() {
   ticker = setInterval(tick, TICK_MS);
 }
 
+/** Draw every running clock now: when the connection goes down the clocks stop at once, and
+ * the seconds shown are those of that moment, not of the last tick before it. */
+export function redrawClocks() {
+  if (document.querySelector("#seats .seat[data-clock=running]")) tick();
+}
+
 function tick() {
   const now = clockNow();
   let running = false;

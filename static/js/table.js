@@ -24,10 +24,10 @@ import { renderControls } from "./table-controls.js";
 import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
-import { answer, byWords, installLeave, learnBy, moves, noteBy, playedBy, sendSettings, updateTurnClock } from "./table-live.js";
+import { answer, byWords, installLeave, learnBy, moves, noteBy, playedBy, redrawClocks, sendSettings, updateTurnClock } from "./table-live.js";
 import { decorateKeys, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
 import { play as playSound } from "./sound.js";
-import { installInput, showHint, showRefusal } from "./table-input.js";
+import { installInput, markHint, showHint, showRefusal } from "./table-input.js";
 import { about, comboText, points, seatName, seatWho } from "./table-names.js";
 import { renderSeats } from "./table-seats.js";
 import { renderBoardLink } from "./table-board.js";
@@ -156,6 +156,7 @@ function render(events) {
   renderPiles(events);
   renderHand();
   renderControls();
+  markHint();
   renderTrumpBadge($("trump-badge"), v, seatWho);
   renderPassScreen();
   handleEvents(events);
@@ -286,6 +287,7 @@ const conn = new Connection(app.dataset.gameId, {
   onMessage,
   onStatus(status) {
     applyStatus(status);
+    redrawClocks();
     app.dataset.net = status;
     // the server learns this connection's settings first (forced cards played for the player)
     if (status === "open") sendSettings();

@@ -7,6 +7,9 @@ import { about } from "./words.js";
 
 const SUITS = new Set(["C", "D", "H", "S"]);
 
+// the markup each badge last got
+const drawn = new WeakMap();
+
 /**
  * Draw the trump badge into `el` for the view `v`; hidden while no contract is made.
  * `seatWho(seat)` says who the taker is ({ person, name }, words.js).
@@ -18,6 +21,7 @@ export function renderTrumpBadge(el, v, seatWho) {
     el.hidden = true;
     el.replaceChildren();
     delete el.dataset.denom;
+    drawn.delete(el);
     return;
   }
   const denom = contract.denom;
@@ -37,11 +41,16 @@ export function renderTrumpBadge(el, v, seatWho) {
   const spoken = [`${colon(t("trump.label"))} ${denomText(denom)}`, value, taker, mult].filter(Boolean).join(", ");
   el.setAttribute("aria-label", spoken);
   el.title = spoken;
-  el.innerHTML =
+  const html =
     `<span class="trump-mark" aria-hidden="true">${suit}</span>` +
     `<span class="trump-lines" aria-hidden="true">` +
     `<span class="trump-title">${escapeHTML(t("trump.label"))}${value ? ` <b class="trump-value">${escapeHTML(value)}</b>` : ""}</span>` +
     `<span class="trump-taker">${escapeHTML(taker)}</span>` +
     (mult ? `<span class="trump-mult">${escapeHTML(mult)}</span>` : "") +
     `</span>`;
+  // every view renders the table; the badge is rebuilt only when it changes
+  if (drawn.get(el) !== html) {
+    el.innerHTML = html;
+    drawn.set(el, html);
+  }
 }

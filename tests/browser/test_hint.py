@@ -10,6 +10,18 @@ from .driver import choose_game, open_home, start, take_turn, wait_state
 pytestmark = pytest.mark.browser
 
 
+def redraw_the_table(page) -> None:  # type: ignore[no-untyped-def]
+    """Change the computer players' level: the room's news redraws the whole table."""
+    select = page.locator("#level-select")
+    if page.locator("#btn-menu").is_visible():
+        page.locator("#btn-menu").click()
+    other = "easy" if select.input_value() != "easy" else "medium"
+    select.select_option(other)
+    page.wait_for_function(
+        "(lv) => window.atoutTable.state.room.seats.some((s) => s.level === lv)", arg=other
+    )
+
+
 def test_hint_highlights_a_legal_choice(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -31,6 +43,10 @@ def test_hint_highlights_a_legal_choice(server, chromium) -> None:
             # the highlighted thing is something the player may choose now
             assert target.get_attribute("aria-disabled") != "true"
             assert not target.is_disabled()
+            if hinted == 0:
+                # the table redrawn for news about the room keeps the hint of this decision
+                redraw_the_table(page)
+                assert page.locator(".hinted").count() == 1
             hinted += 1
             if hinted >= 3:
                 break
