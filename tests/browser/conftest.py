@@ -65,14 +65,23 @@ def fresh_server(live_server):  # type: ignore[no-untyped-def]
     return live_server()
 
 
-def errors_of(page, *, console: bool = True) -> list[str]:  # type: ignore[no-untyped-def]
+def errors_of(page, *, console: bool = True, into: list[str] | None = None) -> list[str]:  # type: ignore[no-untyped-def]
     """The list the page's uncaught errors are appended to from now on, and its console errors
-    too unless ``console=False``. A test ends with ``assert errors == []``."""
-    errors: list[str] = []
+    too unless ``console=False``: ``into`` when given (one list for several pages), else a new
+    one. A test ends with ``assert errors == []``."""
+    errors: list[str] = [] if into is None else into
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     if console:
         page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
     return errors
+
+
+def in_language(chromium, server, language: str, **kwargs):  # type: ignore[no-untyped-def]
+    """A new browser context that reads the site in ``language`` (its cookie, as the language
+    menu sets it); ``kwargs`` go to ``new_context``."""
+    context = chromium.new_context(**kwargs)
+    context.add_cookies([{"name": "atout_lang", "value": language, "url": server.base_url}])
+    return context
 
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

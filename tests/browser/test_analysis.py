@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -21,8 +21,7 @@ def test_a_deal_against_the_computer_shows_what_each_card_cost(live_server, chro
     server = live_server({"ATOUT_ANALYSIS_WORLDS": "2", "ATOUT_LOG_LEVEL": "WARNING"})
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "classic", options={"target": "one_deal"})
     start(page, "computer")
@@ -40,7 +39,7 @@ def test_a_deal_against_the_computer_shows_what_each_card_cost(live_server, chro
     assert link == f"/replay/{game_id}?deal=0#analysis"
 
     replay = context.new_page()
-    replay.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors_of(replay, console=False, into=errors)
     replay.goto(server.base_url + link)
     # opened on #analysis: asked for at once, with its progress until it is done
     replay.wait_for_function(
@@ -92,7 +91,7 @@ def test_a_deal_against_the_computer_shows_what_each_card_cost(live_server, chro
     context.add_cookies([{"name": "atout_lang", "value": "fr", "url": server.base_url}])
     replay.close()
     replay = context.new_page()
-    replay.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors_of(replay, console=False, into=errors)
     replay.goto(server.base_url + link)
     assert replay.get_attribute("html", "lang") == "fr"
     replay.wait_for_selector("#analysis[data-state=done]", timeout=30_000)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from .conftest import errors_of
 from .driver import choose_game, open_home, play_to, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -29,8 +30,7 @@ def controlled(page: Any) -> bool:
 def test_the_app_installs_works_offline_and_never_caches_the_game(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     try:
         open_home(page, server.base_url)
         # the manifest: Chromium reads it without an error, as the page links it

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from .conftest import errors_of
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -23,8 +24,7 @@ def test_a_player_claims_with_the_button_and_the_deal_finishes(server, chromium)
     context = chromium.new_context(viewport={"width": 1366, "height": 768})
     context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     open_home(page, server.base_url)
     choose_game(page, "classic")
     start(page, "local")
@@ -100,8 +100,7 @@ def test_the_replay_marks_the_cards_played_out_after_a_claim(server, chromium, t
     path.write_text(json.dumps(record), encoding="utf-8")
     context = chromium.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = errors_of(page, console=False)
     page.goto(server.base_url + "/replay")
     page.set_input_files("#import-file", str(path))
     page.click("#import-submit")

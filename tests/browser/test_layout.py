@@ -52,9 +52,16 @@ SHOTS = {
     ("bulgarian", "play", (1366, 768)): "layout-bulgarian-play-1366x768",
 }
 
-SETTLE_JS = """() => Promise.all(document.getAnimations()
-  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-  .map(a => a.finished.catch(() => null)))"""
+# Waits for the animations and transitions that move or resize something; those that only paint
+# (the pulse of the seat to act: opacity, a glow: box-shadow) change no box that is measured.
+SETTLE_JS = """() => {
+  const PAINT = new Set(['offset', 'computedOffset', 'easing', 'composite',
+                         'opacity', 'boxShadow', 'filter', 'color', 'backgroundColor']);
+  const moves = (a) => a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => !PAINT.has(p)));
+  return Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity && moves(a))
+    .map((a) => a.finished.catch(() => null)));
+}"""
 
 MEASURE_JS = """() => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;

@@ -15,6 +15,7 @@ import pytest
 
 from app.web.i18n import LOCALES_DIR
 
+from .conftest import errors_of, in_language
 from .driver import (
     choose_game,
     open_home,
@@ -31,19 +32,6 @@ pytestmark = pytest.mark.browser
 
 def catalog(language: str) -> dict[str, str]:
     return dict(json.loads((LOCALES_DIR / f"{language}.json").read_text(encoding="utf-8")))
-
-
-def in_language(chromium: Any, server: Any, language: str, **kwargs: Any) -> Any:
-    context = chromium.new_context(**kwargs)
-    context.add_cookies([{"name": "atout_lang", "value": language, "url": server.base_url}])
-    return context
-
-
-def errors_of(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    return errors
 
 
 @pytest.mark.parametrize(

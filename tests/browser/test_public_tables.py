@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import open_home, wait_ready
 from .test_live_tables import close_all, play_until
 
@@ -82,7 +82,7 @@ def test_strangers_meet_through_play_with_people_and_a_third_takes_a_computer_se
     first, second, third, watcher = (ctx.new_page() for ctx in contexts)
     errors: list[str] = []
     for page in (first, second, third, watcher):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        errors_of(page, console=False, into=errors)
     try:
         # the fourth browser only watches the lobby
         open_home(watcher, server.base_url)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import errors_of, screenshot
 from .driver import bar_button, card_turn, choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -27,8 +27,7 @@ def new_page(chromium: Any, server: Any, *, lang: str = "en", **options: Any) ->
     context = chromium.new_context(**options)
     context.add_cookies([{"name": "atout_lang", "value": lang, "url": server.base_url}])
     page = context.new_page()
-    page.errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.errors = errors_of(page, console=False)  # type: ignore[attr-defined]
     return page
 
 

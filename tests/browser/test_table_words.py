@@ -10,13 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
 
 import pytest
 
 from app.web.i18n import LANGUAGES, LOCALES_DIR
 
-from .conftest import errors_of
+from .conftest import errors_of, in_language
 from .driver import choose_game, open_home, start, take_turn, wait_ready, wait_state
 
 pytestmark = pytest.mark.browser
@@ -35,12 +34,6 @@ PAGE_RAW_KEY = re.compile(
 
 def catalog(language: str) -> dict[str, str]:
     return dict(json.loads((LOCALES_DIR / f"{language}.json").read_text(encoding="utf-8")))
-
-
-def in_language(chromium: Any, server: Any, language: str, **kwargs: Any) -> Any:
-    context = chromium.new_context(**kwargs)
-    context.add_cookies([{"name": "atout_lang", "value": language, "url": server.base_url}])
-    return context
 
 
 # every rounding note the engine sends (result.rounding), one of each kind
