@@ -358,3 +358,6 @@ document.getElementById("name-form").addEventListener("submit", async (event) =>
 onVariantChange();
 showPlayAgain();
 loadMe();
+// The page's forms are sent by this script: their buttons stay disabled until it has wired
+// them (home.html), since a tap before that would reload the page instead of starting a game.
+for (const b of document.querySelectorAll("#new-game button[type=submit], #name-form button[type=submit]")) b.disabled = false;

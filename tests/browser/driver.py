@@ -30,6 +30,8 @@ STATE_JS = """() => {
 def open_home(page: Any, base_url: str) -> None:
     page.goto(base_url + "/")
     page.wait_for_selector("#options-box")
+    # the page's script has wired its forms (their buttons are enabled then: home.js)
+    page.wait_for_selector("#play-computer:not([disabled])", state="attached")
 
 
 def choose_game(
