@@ -3,12 +3,13 @@ VENV ?= .venv
 PYTHON ?= python3
 PY = $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
-# pytest-xdist: one worker per logical core; a test module stays on one worker (--dist
-# loadfile), so its module-scoped browser and server start once. PYTEST_WORKERS=0: serially.
-# (Three workers per two cores were faster, 12.5 min against 14.5, but timing-bound browser
-# tests then fail now and then.)
-PYTEST_WORKERS ?= logical
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile
+# pytest-xdist: one worker more than the logical cores, since a browser test spends part of
+# its time waiting on its server and its browser (docs/testing.md). A test module stays on one
+# worker (--dist loadfile), so its module-scoped browser and server start once, and the modules
+# are handed out in the order they are collected (--no-loadscope-reorder): the long bot, bench
+# and browser modules start first instead of ending the run alone. PYTEST_WORKERS=0: serially.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # make test-db runs serially by default: its scale-out tests start clusters of processes and a
 # proxy, with recovery bounds that two clusters sharing two cores would not keep
 PYTEST_DB_WORKERS ?= 0
