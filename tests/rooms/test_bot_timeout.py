@@ -32,13 +32,15 @@ def make_room(executor) -> Room:  # type: ignore[no-untyped-def]
 
 async def test_a_bot_that_does_not_answer_is_given_up(monkeypatch) -> None:
     monkeypatch.setattr(room_module, "BOT_THINK_SECONDS", 0.2)
-    monkeypatch.setattr(room_module, "choose_action", lambda view, level, rng: time.sleep(1.0))
+    monkeypatch.setattr(room_module, "choose_action", lambda view, level, rng: time.sleep(2.0))
     with ThreadPoolExecutor(max_workers=1) as executor:
         room = make_room(executor)
         started = time.monotonic()
         with pytest.raises(asyncio.TimeoutError):
             await room.think({}, "easy")
-        assert time.monotonic() - started < 0.9
+        # given up long before the bot would have answered (a loaded machine may be slow to
+        # wake the loop, never by a second and more)
+        assert time.monotonic() - started < 1.8
 
 
 async def test_a_bot_that_answers_in_time_is_heard(monkeypatch) -> None:
