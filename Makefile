@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY = $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 # pytest-xdist: one worker more than the logical cores, since a browser test spends part of
-# its time waiting on its server and its browser (docs/testing.md). A test module stays on one
+# its time waiting on its server and its browser (docs/architecture.md). A test module stays on one
 # worker (--dist loadfile), so its module-scoped browser and server start once, and the modules
 # are handed out in the order they are collected (--no-loadscope-reorder): the long bot, bench
 # and browser modules start first instead of ending the run alone. PYTEST_WORKERS=0: serially.
