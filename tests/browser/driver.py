@@ -80,10 +80,52 @@ def play_to(page: Any, wanted: str = "turn:play", limit: int = 100) -> None:
     raise AssertionError(f"{wanted} never came in {limit} turns")
 
 
+LEGAL_CARDS = (
+    "#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]"
+)
+
+
 def legal_cards(page: Any):  # type: ignore[no-untyped-def]
-    return page.locator(
-        "#hand button.card[aria-disabled=false], #piles-bottom button.card[aria-disabled=false]"
-    )
+    return page.locator(LEGAL_CARDS)
+
+
+# The first card the seat may play, clicked in the step that finds it (the card itself, whatever
+# overlaps it in a fanned hand): the page's version before the click, or null when no card may
+# be played now.
+PLAY_FIRST_JS = f"""() => {{ const card = document.querySelector({LEGAL_CARDS!r});
+  if (!card) return null; const version = window.atoutTable.state.version;
+  card.dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true}}));
+  return version; }}"""
+
+# What the table shows and holds, for a failure's message.
+TABLE_REPORT_JS = """() => { const app = document.getElementById('table-app');
+  const s = window.atoutTable && window.atoutTable.state; const v = s && s.view;
+  return JSON.stringify({state: app && app.dataset.state, myTurn: app && app.dataset.myTurn,
+    phase: app && app.dataset.phase, pending: !!app && app.classList.contains('pending'),
+    version: s && s.version, room: s && s.room && {paused: s.room.paused},
+    view: v && {phase: v.phase, seat: v.seat, to_act: v.to_act, legal: v.legal, hand: v.hand,
+      claim: v.claim}}); }"""
+
+
+def play_first_card(page: Any, state_js: str = STATE_JS) -> bool:
+    """Play the first card the page lets the player play, and wait for the move's update. The
+    state was read a moment before: if the turn has gone since (a view came in between), wait
+    until a card may be played or the page asks for something else, and return False."""
+    version = page.evaluate(PLAY_FIRST_JS)
+    if version is not None:
+        page.wait_for_function("(v) => window.atoutTable.state.version > v", arg=version)
+        return True
+    try:
+        page.wait_for_function(
+            f"() => !!document.querySelector({LEGAL_CARDS!r}) || ({state_js})() !== 'turn:play'",
+            timeout=TURN_TIMEOUT_MS,
+        )
+    except PlaywrightTimeout as error:
+        report = page.evaluate(TABLE_REPORT_JS)
+        raise AssertionError(
+            f"the page says it is the player's card but none is playable: {report}"
+        ) from error
+    return False
 
 
 def take_turn(page: Any, state: str, *, bid: str = "take", log: list[str] | None = None) -> None:

@@ -4,12 +4,11 @@ the seat's view proves the claim, one tap claims, and the server plays the deal 
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
 
-from .conftest import errors_of
+from .conftest import errors_of, screenshot
 from .driver import choose_game, open_home, start, take_turn, wait_state
 
 pytestmark = pytest.mark.browser
@@ -39,8 +38,7 @@ def test_a_player_claims_with_the_button_and_the_deal_finishes(server, chromium)
             button = page.locator(CLAIM)
             assert button.get_attribute("aria-keyshortcuts") == "R"
             assert page.evaluate("window.atoutTable.state.view.can_claim") is True
-            if os.environ.get("ATOUT_SCREENSHOTS") == "1":
-                page.screenshot(path="/tmp/claim-offered.png")
+            screenshot(page, "claim-offered")
             deal = page.evaluate("window.atoutTable.state.view.deal_number")
             button.click()
             claimed = True

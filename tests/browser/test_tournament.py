@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.driver import STATE_JS, legal_cards, plays_itself, take_turn
+from tests.browser.driver import STATE_JS, play_first_card, plays_itself, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -50,10 +50,7 @@ def play_board(page: Any) -> None:
             return
         special = "#controls button[data-action=exchange], #controls button[data-action^=call]"
         if state == "turn:play" and not page.locator(special).count() and not plays_itself(page):
-            # the card itself, whatever overlaps it in the fanned hand
-            version = page.evaluate("window.atoutTable.state.version")
-            legal_cards(page).first.dispatch_event("click")
-            page.wait_for_function("(v) => window.atoutTable.state.version > v", arg=version)
+            play_first_card(page, BOARD_STATE_JS)
             continue
         take_turn(page, state)
     raise AssertionError("the board never ended")
@@ -115,13 +112,6 @@ def test_three_entrants_play_and_see_the_traveller(chromium: Any, server: Any) -
             assert response.status == 200
             if n == 3:
                 screenshot(page, "tournament-traveller")
-                page.screenshot(path="/tmp/h6/traveller-390.png", full_page=True)
-                page.set_viewport_size({"width": 1366, "height": 768})
-                page.screenshot(path="/tmp/h6/traveller-1366.png")
-                page.goto(server.url(f"/t/{event_id}"))
-                page.screenshot(path="/tmp/h6/event-1366.png", full_page=True)
-                page.set_viewport_size({"width": 390, "height": 844})
-                page.screenshot(path="/tmp/h6/event-390.png", full_page=True)
     finally:
         for context in contexts:
             context.close()
@@ -136,7 +126,6 @@ def test_an_event_is_created_from_the_form_on_a_phone(chromium: Any, fresh_serve
         page.select_option("#tour-form select[name=variant]", "bela:3")
         page.fill("#tour-form input[name=boards]", "1")
         page.select_option("#tour-form select[name=level]", "easy")
-        page.screenshot(path="/tmp/h6/tournaments-390.png", full_page=True)
         page.click("#tour-form button[type=submit]")
         page.wait_for_url("**/t/*")
         assert page.locator("#event-phase").get_attribute("class").endswith("phase-running")
@@ -147,7 +136,6 @@ def test_an_event_is_created_from_the_form_on_a_phone(chromium: Any, fresh_serve
         page.wait_for_url("**/g/**")
         page.wait_for_selector("#board-link")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path="/tmp/h6/board-table-390.png")
         page.goto(server.url("/tournaments"))
         assert page.locator("section[data-phase=running] .event-item").count() == 1
     finally:

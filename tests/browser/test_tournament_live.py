@@ -73,9 +73,6 @@ def test_pairs_register_through_the_partner_link_on_a_phone(chromium: Any, live:
         assert "computer partner" in ann.locator("#live-pairs li[data-pair='2']").inner_text()
         assert ann.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(ann, "tournament-live-open")
-        ann.screenshot(path="/tmp/h4/live-open-390.png", full_page=True)
-        ann.set_viewport_size({"width": 1366, "height": 768})
-        ann.screenshot(path="/tmp/h4/live-open-1366.png", full_page=True)
         # the spent link, opened again: a clear refusal
         contexts.append(chromium.new_context(viewport={"width": 390, "height": 844}))
         page = contexts[3].new_page()
@@ -130,12 +127,10 @@ def test_a_player_is_taken_to_each_board_and_back_to_the_standings(
         assert page.locator("#live-boards a").count() == 2
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(page, "tournament-live-finished")
-        page.screenshot(path="/tmp/h4/live-finished-390.png", full_page=True)
         page.click("#live-boards a >> nth=0")
         page.wait_for_url(f"**/t/{event_id}/boards/1")
         assert page.locator("#traveller tbody tr").count() == 2  # the table and the datum
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path="/tmp/h4/live-traveller-390.png", full_page=True)
         assert errors == []
     finally:
         context.close()
