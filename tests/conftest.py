@@ -25,11 +25,14 @@ See LiveServer below for everything it offers.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -82,6 +85,32 @@ EXTERNAL_DATABASE_URL = (
 if EXTERNAL_DATABASE_URL:
     # what an in-process Settings() of a test reads is this worker's database too
     os.environ["ATOUT_DATABASE_URL"] = EXTERNAL_DATABASE_URL
+
+
+_migrated_sqlite: Path | None = None
+
+
+def migrate_database(url: str) -> None:
+    """``upgrade_head(url)``, cheaper for a new SQLite file: a copy of an empty database this
+    process brought to the newest migration once (the same file the upgrade would write: schema,
+    ``alembic_version`` and all). A database that exists, and any other than SQLite, is upgraded;
+    tests/persistence/test_migrations.py runs the migrations themselves."""
+    global _migrated_sqlite
+    parsed = make_url(url)
+    path = Path(parsed.database or "")
+    if parsed.get_backend_name() != "sqlite" or path.name in ("", ":memory:") or path.exists():
+        upgrade_head(url)
+        return
+    if _migrated_sqlite is None:
+        folder = Path(tempfile.mkdtemp(prefix="atout-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = folder / "atout.db"
+        upgrade_head(parsed.set(database=str(template)).render_as_string(hide_password=False))
+        # the upgrade closed its connections: nothing is left in a journal beside the file
+        if any(folder.glob("atout.db-*")):
+            raise RuntimeError(f"a journal was left beside {template}")
+        _migrated_sqlite = template
+    shutil.copyfile(_migrated_sqlite, path)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -178,7 +207,7 @@ def database_url(tmp_path: Path) -> str:
 @pytest.fixture
 def migrated_database_url(database_url: str) -> str:
     """``database_url`` brought to the newest migration."""
-    upgrade_head(database_url)
+    migrate_database(database_url)
     return database_url
 
 
@@ -398,7 +427,7 @@ class LiveServers:
         if migrate:
             if url.startswith("sqlite"):
                 (workdir / "data").mkdir(exist_ok=True)
-            upgrade_head(url)
+            migrate_database(url)
         server = LiveServer(port=port, database_url=url, env=full_env, workdir=workdir)
         self.servers.append(server)
         if start:
@@ -420,7 +449,7 @@ def live_server(
     - ``env``: extra environment variables (strings) on top of the defaults
       ``ATOUT_BOT_DELAY_MS=0``, ``ATOUT_LOG_LEVEL=INFO`` and ``ATOUT_PUBLIC_BASE_URL``.
       ATOUT_* variables of the pytest process itself are not passed on.
-    - ``migrate``: run ``alembic upgrade head`` on the database first.
+    - ``migrate``: bring the database to the newest migration first (``migrate_database``).
     - ``start``: set False to get the LiveServer unstarted (call ``.start()``).
 
     Every server started here is stopped (SIGTERM by pid, then SIGKILL) after the test.

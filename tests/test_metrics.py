@@ -48,17 +48,22 @@ def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkey
     async def run() -> tuple[int, tuple[int, int, int]]:
         stop = asyncio.Event()
         task = asyncio.create_task(loop.collect_garbage(stop))
-        await asyncio.sleep(0.05)
+        while gc.get_freeze_count() == 0:  # the schedule has started: all alive is frozen
+            await asyncio.sleep(0.01)
+        before = gc.get_freeze_count()
         alive = [[i] for i in range(1000)]  # made after the start: frozen by the next tick
-        await asyncio.sleep(0.05)
-        frozen, during = gc.get_freeze_count(), gc.get_threshold()
+        for _ in range(1000):  # a tick every 10 ms here
+            if gc.get_freeze_count() >= before + 1000:
+                break
+            await asyncio.sleep(0.01)
+        frozen, during = gc.get_freeze_count() - before, gc.get_threshold()
         stop.set()
         await task
         del alive
         return frozen, during
 
     frozen, during = asyncio.run(run())
-    assert frozen > 1000 and during[0] == loop.YOUNG_THRESHOLD
+    assert frozen >= 1000 and during[0] == loop.YOUNG_THRESHOLD
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
@@ -84,7 +89,10 @@ def test_a_cycle_that_dies_young_is_collected_at_the_next_tick(monkeypatch):
         await asyncio.sleep(0.005)
         holder, ref = _cycle()
         del holder  # garbage before any tick froze it
-        await asyncio.sleep(0.05)  # a tick collects what is not frozen
+        for _ in range(1000):  # a tick (every 10 ms here) collects what is not frozen
+            if ref() is None:
+                break
+            await asyncio.sleep(0.01)
         gone = ref() is None
         stop.set()
         await task

@@ -22,11 +22,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
-
-import networkx as nx
+from typing import Any, Final, Literal
 
 from app.tournaments.scoring import matchpoints
+
+
+def _networkx() -> Any:
+    """networkx, imported when a round is first paired: a tenth of a second at the start of
+    every server, most of which never pair a Swiss round."""
+    import networkx
+
+    return networkx
+
 
 HOUSE: Final = 0
 """The entrant id of a pair of house players: the odd entrant's opponent. Real entrants' ids
@@ -259,6 +266,7 @@ def _match(players: Sequence[EntrantState | None]) -> set[tuple[int, int]]:
     as pairs of ranks. Costs, each tier worth more than every lower tier together: rematch,
     house twice, directions beyond 2, then the ranking distance and the directions two rounds
     ahead (``DISTANCE_COST``, ``DIRECTION_COST``)."""
+    nx = _networkx()
     m = len(players)
     half = m // 2
     house = m - 1 if players[-1] is None else None
@@ -371,6 +379,7 @@ def _has_perfect_matching(kept: Mapping[int, Sequence[int]]) -> bool:
         return True
     if min(len(others) for others in kept.values()) >= m / 2:
         return True  # Dirac: a Hamiltonian cycle, so a perfect matching (m is even)
+    nx = _networkx()
     graph = nx.Graph()
     graph.add_nodes_from(kept)
     graph.add_edges_from((i, j) for i, others in kept.items() for j in others if i < j)

@@ -38,7 +38,6 @@ from cryptography.hazmat.primitives import serialization
 from fastapi import APIRouter, Request
 from py_vapid import Vapid02
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
-from pywebpush import WebPushException, webpush_async
 
 from app.engine import Phase
 from app.persistence import push as store
@@ -243,6 +242,10 @@ class PushService:
         about: dict[str, Any],
         params: dict[str, Any],
     ) -> None:
+        # imported on the first push: pywebpush brings aiohttp and requests, a quarter of a
+        # second at every start of a server that may never send one
+        from pywebpush import WebPushException, webpush_async
+
         data = json.dumps(self.message(sub.lang, kind, about, params), ensure_ascii=False)
         try:
             await webpush_async(

@@ -21,9 +21,9 @@ import pytest
 
 from app.engine import current_player, legal_actions
 from app.persistence import repository as repo
-from app.persistence.migrate import upgrade_head
 from app.rooms.manager import GameSpec, RoomManager
 from app.rooms.room import Room
+from tests.conftest import migrate_database
 from tests.database import Database
 from tests.rooms.harness import FakeListener, settings
 
@@ -31,7 +31,7 @@ from tests.rooms.harness import FakeListener, settings
 @pytest.fixture
 async def manager(tmp_path: Path) -> AsyncIterator[RoomManager]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'atout.db'}"
-    await asyncio.to_thread(upgrade_head, url)
+    await asyncio.to_thread(migrate_database, url)
     async with Database.open(url, writer=True) as db:
         manager = RoomManager(
             settings(idle_room_seconds=3600, next_deal_seconds=0.05),

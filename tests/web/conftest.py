@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.persistence.migrate import upgrade_head
-from tests.conftest import PROJECT_ROOT, LiveServer, free_port, seed_of
+from tests.conftest import PROJECT_ROOT, LiveServer, free_port, migrate_database, seed_of
 
 
 def start_server(workdir: Path, env: Mapping[str, str] | None = None) -> LiveServer:
@@ -32,7 +31,7 @@ def start_server(workdir: Path, env: Mapping[str, str] | None = None) -> LiveSer
         }
     )
     full_env.update(env or {})
-    upgrade_head(url)
+    migrate_database(url)
     server = LiveServer(port=port, database_url=url, env=full_env, workdir=workdir)
     return server.start()
 

@@ -16,8 +16,8 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from app.persistence.migrate import upgrade_head
 from app.settings import Settings
+from tests.conftest import migrate_database
 
 TOKEN = "correct horse battery staple"
 LOCAL = ("127.0.0.1", 40000)
@@ -25,7 +25,7 @@ LOCAL = ("127.0.0.1", 40000)
 
 def make(tmp_path: Path, **settings: Any) -> TestClient:
     url = f"sqlite+aiosqlite:///{tmp_path / 'admin.db'}"
-    upgrade_head(url)
+    migrate_database(url)
     config = Settings(
         _env_file=None,
         database_url=url,

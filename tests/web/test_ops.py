@@ -18,8 +18,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from app import loop, metrics
 from app.logging import JsonFormatter
 from app.main import create_app
-from app.persistence.migrate import upgrade_head
 from app.settings import Settings
+from tests.conftest import migrate_database
 from tests.web.wsclient import Browser
 
 LOCAL = ("127.0.0.1", 40000)
@@ -27,7 +27,7 @@ LOCAL = ("127.0.0.1", 40000)
 
 def make_client(tmp_path: Path, client: tuple[str, int] = LOCAL, **settings: object) -> TestClient:
     url = f"sqlite+aiosqlite:///{tmp_path / 'ops.db'}"
-    upgrade_head(url)
+    migrate_database(url)
     config = Settings(
         _env_file=None,
         database_url=url,

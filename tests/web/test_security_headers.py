@@ -11,14 +11,14 @@ from fastapi.testclient import TestClient
 
 from app.engine import VARIANTS
 from app.main import create_app
-from app.persistence.migrate import upgrade_head
 from app.settings import Settings
 from app.web.security import content_security_policy
+from tests.conftest import migrate_database
 
 
 def make_client(tmp_path: Path, **settings: object) -> TestClient:
     url = f"sqlite+aiosqlite:///{tmp_path / 'headers.db'}"
-    upgrade_head(url)
+    migrate_database(url)
     config = Settings(_env_file=None, database_url=url, bot_delay_ms=0, bot_workers=0, **settings)  # type: ignore[arg-type]
     return TestClient(create_app(config), base_url="http://belote.test:8123")
 
