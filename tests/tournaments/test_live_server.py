@@ -177,7 +177,9 @@ async def test_a_live_swiss_survives_a_sigkill_in_the_middle_of_a_round(live_ser
         await asyncio.sleep(0.5)
         server.start()
         after = await event_view(organiser, event_id)
-        assert after["round"]["round"] == 1 and after["round"]["board"] == 2
+        # the event goes on from where it was, never back (board 2 of round 1, or later if a
+        # slow machine let it finish before the kill)
+        assert (after["round"]["round"], after["round"]["board"]) >= (1, 2), after["round"]
         final = await until(organiser, event_id, lambda v: v["event"]["phase"] == "finished", 240)
         await asyncio.gather(*tasks)
     finally:
