@@ -48,9 +48,12 @@ def test_the_gc_schedule_freezes_what_is_alive_and_restores_the_collector(monkey
     async def run() -> tuple[int, tuple[int, int, int]]:
         stop = asyncio.Event()
         task = asyncio.create_task(loop.collect_garbage(stop))
-        while gc.get_freeze_count() == 0:  # the schedule has started: all alive is frozen
+        for _ in range(1000):  # the schedule has started once all that is alive is frozen
+            if gc.get_freeze_count():
+                break
             await asyncio.sleep(0.01)
         before = gc.get_freeze_count()
+        assert before > 0, "the schedule never started"
         alive = [[i] for i in range(1000)]  # made after the start: frozen by the next tick
         for _ in range(1000):  # a tick every 10 ms here
             if gc.get_freeze_count() >= before + 1000:
