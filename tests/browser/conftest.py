@@ -55,6 +55,60 @@ def _poll_every_20_ms() -> None:
         cls.wait_for_function = polled  # type: ignore[method-assign]
 
 
+# New headless Chromium gives each browser context a window, and each window loads the address
+# bar's popup, a WebUI page (chrome://omnibox-popup.top-chrome), in a renderer process of its
+# own: about 0.7 s of CPU per context, a fifth of what a one-deal game costs the browser, for a
+# popup no test can see. Chromium reads only the last --disable-features switch, and Playwright
+# passes one of its own, so the switch added here repeats Playwright's features: they are read
+# from the command line the browser was started with (the first launch in a worker, then kept).
+OMNIBOX_WEBUI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")  # both: either alone leaves it
+_launch_args: list[str] = []
+
+
+def _disabled_features() -> list[set[str]]:
+    """The ``--disable-features`` switches of the newest Chromium browser process started by
+    this process, in their order on its command line."""
+    newest: tuple[int, list[str]] | None = None
+    parents: dict[int, int] = {}
+    browsers: dict[int, tuple[int, list[str]]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        parents[int(entry)] = int(stat[1])
+        if argv[0].endswith("/chromium") and not any(a.startswith("--type=") for a in argv):
+            browsers[int(entry)] = (int(stat[19]), argv)
+    for pid, (started, argv) in browsers.items():
+        ancestor = pid
+        while ancestor > 1 and ancestor != os.getpid():
+            ancestor = parents.get(ancestor, 0)
+        if ancestor == os.getpid() and (newest is None or started > newest[0]):
+            newest = (started, argv)
+    if newest is None:
+        return []
+    prefix = "--disable-features="
+    return [
+        set(filter(None, a[len(prefix) :].split(","))) for a in newest[1] if a.startswith(prefix)
+    ]
+
+
+def _launch(playwright):  # type: ignore[no-untyped-def]
+    """Chromium with ARGS, and without the address bar's WebUI popup (see OMNIBOX_WEBUI)."""
+    args = ARGS + _launch_args
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+    given = _disabled_features()
+    wanted = set(OMNIBOX_WEBUI).union(*given)
+    if not given or given[-1] >= wanted:
+        return browser  # as it is when its command line cannot be read
+    browser.close()
+    _launch_args[:] = ["--disable-features=" + ",".join(sorted(wanted))]
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS + _launch_args)
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     # Module scope, not session: sync Playwright keeps an asyncio loop running in this
@@ -65,7 +119,7 @@ def chromium() -> Iterator[object]:
 
     _poll_every_20_ms()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = _launch(playwright)
         try:
             yield browser
         finally:
