@@ -12,7 +12,6 @@ engine's state: the bots are given exactly what a human in their seat is given.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from app.engine.actions import action_from_json
@@ -27,7 +26,7 @@ from app.engine.cards import (
     card_list,
     parse_card,
 )
-from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask_top, trick_winner_index
+from app.engine.play import ALL_TRUMP, NO_TRUMP, PlayFlags, ruled_out, trick_winner_index
 from app.engine.state import Contract
 from app.engine.variants import get_rules
 from app.engine.variants.base import DENOM_TRUMP, Rules
@@ -364,25 +363,7 @@ def _excluded_by(
     w = trick_winner_index(before, k.trump)
     partner_master = k.n == 4 and (leader + w) % 4 == (seat + 2) % 4
     led = before[0] >> 3
-    return _excluded_with(card, led, before[w], k.trump, partner_master, k.flags) & candidates
-
-
-@lru_cache(maxsize=1 << 16)
-def _excluded_with(
-    card: int, led: int, top: int, trump: int, partner_master: bool, flags: PlayFlags
-) -> int:
-    """The cards ``c`` whose holder could not have played ``card`` from the hand
-    ``{card, c}`` on a trick led in ``led`` and won so far by ``top``: a rule about two cards
-    and the trick, whatever else the seat holds (the trick's other cards do not matter, see
-    ``legal_mask_top``)."""
-    out = 0
-    bit_p = 1 << card
-    for c in range(32):
-        if c != card and not (
-            legal_mask_top(bit_p | (1 << c), led, top, trump, partner_master, flags) & bit_p
-        ):
-            out |= 1 << c
-    return out
+    return ruled_out(card, led, before[w], k.trump, partner_master, k.flags) & candidates
 
 
 def _belote_suits(k: Knowledge) -> int:

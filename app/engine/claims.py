@@ -47,7 +47,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .game import _belote_first, legal_play_mask
-from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, legal_mask
+from .play import ALL_TRUMP, NO_TRUMP, PlayFlags, ruled_out, trick_winner_index
 from .state import Contract, Event, Phase, State
 from .variants import get_rules
 from .variants.base import DENOM_TRUMP, Rules
@@ -122,13 +122,8 @@ def _trick_excluded(
             cands = SUIT_MASK[led] | (SUIT_MASK[trump] if trump < 4 else 0)
             cands &= ~(1 << p)
             partner = n == 4 and plays[winner_index][0] == (s + 2) % 4
-            bit_p = 1 << p
-            m = cands
-            while m:
-                low = m & -m
-                m ^= low
-                if not legal_mask(bit_p | low, before, trump, partner, flags) & bit_p:
-                    out[s] |= low
+            top = before[trick_winner_index(before, trump)]
+            out[s] |= ruled_out(p, led, top, trump, partner, flags) & cands
         before.append(p)
         if i and _beats_in(p, plays[winner_index][1], trump):
             winner_index = i

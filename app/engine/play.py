@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import (
@@ -124,6 +125,24 @@ def legal_mask(
         return hand
     top = cards[trick_winner_index(cards, trump)]
     return legal_mask_top(hand, cards[0] >> 3, top, trump, partner_master, flags)
+
+
+@lru_cache(maxsize=1 << 16)
+def ruled_out(
+    card: int, led: int, top: int, trump: int, partner_master: bool, flags: PlayFlags
+) -> int:
+    """What playing ``card`` shows its seat did not hold (§0.6): the cards ``c`` from whose
+    hand ``{card, c}`` the card could not have been played, on a trick led in ``led`` and won
+    so far by ``top`` (as in ``legal_mask_top``). The legal-move rule only narrows as a hand
+    grows, so this holds whatever else the seat held. Worked out once per trick shape."""
+    out = 0
+    bit_p = 1 << card
+    for c in range(32):
+        if c != card and not (
+            legal_mask_top(bit_p | (1 << c), led, top, trump, partner_master, flags) & bit_p
+        ):
+            out |= 1 << c
+    return out
 
 
 def illegal_reason(

@@ -4,14 +4,12 @@ true state it never sees."""
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
-from app.bots.knowledge import _excluded_with, read_view
+from app.bots.knowledge import read_view
 from app.engine import Phase, seat_view
 from app.engine.cards import SUIT_MASK
-from app.engine.play import PlayFlags, legal_mask, trick_winner_index
 
 from .helpers import CONFIGS, IDS, states
 
@@ -113,23 +111,3 @@ def test_the_taken_card_is_known_to_be_in_its_takers_hand(variant: str, players:
             assert place(k, rng).hands[taken["seat"]] & bit
             found += 1
     assert found > 100
-
-
-def test_a_played_card_rules_out_exactly_the_cards_the_legal_move_rule_says() -> None:
-    """``_excluded_with`` (cached per trick shape) against its definition: card ``c`` is ruled
-    out when the card played would be illegal from the hand ``{played, c}`` on that trick."""
-    rng = random.Random(5)
-    for _ in range(5000):
-        trump = rng.randrange(6)
-        before = rng.sample(range(32), rng.randrange(1, 4) + 1)
-        card = before.pop()
-        flags = PlayFlags(*(rng.random() < 0.5 for _ in range(3)))
-        partner_master = rng.random() < 0.5
-        expected = 0
-        for c in range(32):
-            hand = (1 << card) | (1 << c)
-            if c != card and not legal_mask(hand, before, trump, partner_master, flags) >> card & 1:
-                expected |= 1 << c
-        top = before[trick_winner_index(before, trump)]
-        got = _excluded_with(card, before[0] >> 3, top, trump, partner_master, flags)
-        assert got == expected, (before, card, trump, partner_master, flags)

@@ -21,6 +21,7 @@ from app.engine.play import (
     PlayFlags,
     legal_mask,
     legal_mask_top,
+    ruled_out,
     trick_winner_index,
 )
 
@@ -108,3 +109,23 @@ def test_legal_cards_from_the_winning_card_equal_the_written_rule(trump: int) ->
                 assert legal_mask(hand, on_table, trump, partner, flags) == expected
                 checked += 1
     assert checked > 10_000
+
+
+def test_a_played_card_rules_out_exactly_the_cards_the_legal_move_rule_says() -> None:
+    """``ruled_out`` (cached per trick shape) against its definition: card ``c`` is ruled
+    out when the card played would be illegal from the hand ``{played, c}`` on that trick."""
+    rng = random.Random(5)
+    for _ in range(5000):
+        trump = rng.randrange(6)
+        before = rng.sample(range(32), rng.randrange(1, 4) + 1)
+        card = before.pop()
+        flags = PlayFlags(*(rng.random() < 0.5 for _ in range(3)))
+        partner_master = rng.random() < 0.5
+        expected = 0
+        for c in range(32):
+            hand = (1 << card) | (1 << c)
+            if c != card and not legal_mask(hand, before, trump, partner_master, flags) >> card & 1:
+                expected |= 1 << c
+        top = before[trick_winner_index(before, trump)]
+        got = ruled_out(card, before[0] >> 3, top, trump, partner_master, flags)
+        assert got == expected, (before, card, trump, partner_master, flags)
