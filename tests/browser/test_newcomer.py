@@ -503,8 +503,21 @@ def test_a_local_game_shows_the_names_its_players_typed(server, chromium) -> Non
     context.close()
 
 
+# Every text the page's toast shows, in order (a toast lasts a moment only).
+RECORD_TOASTS = """
+window.__toasts = [];
+new MutationObserver(() => {
+  const el = document.getElementById('toast');
+  if (el && el.textContent && window.__toasts[window.__toasts.length - 1] !== el.textContent) {
+    window.__toasts.push(el.textContent);
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
 def test_forced_cards_are_explained_once_with_a_way_off(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(RECORD_TOASTS)
     page = context.new_page()
     errors = errors_of(page)
     open_home(page, server.base_url)
@@ -524,25 +537,18 @@ def test_forced_cards_are_explained_once_with_a_way_off(server, chromium) -> Non
     notice.locator("[data-action=auto-off]").click()
     assert notice.count() == 0
     assert page.evaluate("localStorage.getItem('atout.autoPlay')") == "0"
-    assert page.locator("#toast").inner_text() == catalog("en")["auto.turned_off"]
+    # said in a toast, which a computer's declaration may replace at once: read the toasts shown
+    page.wait_for_function(
+        "(text) => window.__toasts.includes(text)",
+        arg=catalog("en")["auto.turned_off"],
+        timeout=10_000,
+    )
     # said once: the next forced card is the player's own to play, with no notice
     page.reload()
     wait_ready(page)
     assert page.locator("#auto-notice").count() == 0
     assert errors == []
     context.close()
-
-
-# Every text the page's toast shows, in order (a toast lasts a moment only).
-RECORD_TOASTS = """
-window.__toasts = [];
-new MutationObserver(() => {
-  const el = document.getElementById('toast');
-  if (el && el.textContent && window.__toasts[window.__toasts.length - 1] !== el.textContent) {
-    window.__toasts.push(el.textContent);
-  }
-}).observe(document, { subtree: true, childList: true, characterData: true });
-"""
 
 
 def test_a_timeout_says_what_the_computer_did(live_server, chromium) -> None:
