@@ -200,6 +200,19 @@ export function focusTurn(key) {
 }
 
 /**
+ * A dialog has closed. The browser hands the focus back to the element that had it before the
+ * dialog opened; when a redraw replaced that element meanwhile, the focus stays in the closed
+ * dialog (at its close event) and then falls to the page. The player's pending decision,
+ * focused once already, then takes it again at the next focusTurn (which otherwise leaves a
+ * decision it has focused alone).
+ */
+export function dialogClosed() {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected || active.closest("dialog:not([open])");
+  if (lost) turnKey = null;
+}
+
+/**
  * Where the focus is among the cards and controls that a redraw rebuilds, as a selector for
  * the same card or action after it (null when the focus is elsewhere).
  */

@@ -25,7 +25,7 @@ import { renderDialogsLive, showDealSummary } from "./table-dialogs.js";
 import { $, announce, app } from "./table-dom.js";
 import { renderHand, renderPiles } from "./table-hand.js";
 import { answer, byWords, installLeave, learnBy, moves, noteBy, playedBy, redrawClocks, sendSettings, updateTurnClock } from "./table-live.js";
-import { decorateKeys, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
+import { decorateKeys, dialogClosed, focusTurn, focusedPlace, installShortcuts, restoreFocus } from "./keys.js";
 import { play as playSound } from "./sound.js";
 import { installInput, markHint, showHint, showRefusal } from "./table-input.js";
 import { about, comboText, points, seatName, seatWho } from "./table-names.js";
@@ -299,9 +299,11 @@ useConnection(conn);
 conn.connect();
 installShortcuts();
 decorateKeys();
-// a decision that came while a dialog was open takes the focus when the dialog closes
+// a decision that came while a dialog was open takes the focus when the dialog closes, and so
+// does one whose focused card or button a redraw replaced while it was open
 for (const dialog of document.querySelectorAll("dialog")) {
   dialog.addEventListener("close", () => {
+    dialogClosed();
     if (view()) renderTurn();
   });
 }

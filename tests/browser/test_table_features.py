@@ -556,6 +556,21 @@ def test_keyboard_focus_follows_the_turn_and_every_action_has_a_key(server, chro
         ):
             where = focused(page)
             assert where["inHand"] and where["card"] and where["usable"], where
+            # a dialog opened on the turn, and the focused card drawn again meanwhile (as a
+            # redraw does): closing the dialog gives the focus back to the hand, not the page
+            page.keyboard.press("?")
+            assert page.locator("#dlg-help").is_visible()
+            page.evaluate(
+                "(c) => { const el = document.querySelector(`#hand .card[data-card='${c}']`);"
+                " el.replaceWith(el.cloneNode(true)); }",
+                where["card"],
+            )
+            page.keyboard.press("Escape")
+            page.wait_for_function(
+                "() => !!document.activeElement.closest('#hand')", timeout=10_000
+            )
+            where = focused(page)
+            assert where["inHand"] and where["card"] and where["usable"], where
             page.keyboard.press("Enter")
             page.wait_for_function(
                 f"() => !document.querySelector(\"#hand .card[data-card='{where['card']}']\")"
