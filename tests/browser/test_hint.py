@@ -24,6 +24,9 @@ def redraw_the_table(page) -> None:  # type: ignore[no-untyped-def]
 
 def test_hint_highlights_a_legal_choice(server, chromium) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    # every turn waits for the player: with forced cards on, the server plays a single card
+    # 0.8 s into the turn, and a hint that comes back after that is for a decision gone
+    context.add_init_script("localStorage.setItem('atout.autoPlay', '0')")
     page = context.new_page()
     errors = errors_of(page, console=False)
     open_home(page, server.base_url)

@@ -22,8 +22,10 @@ pytestmark = pytest.mark.browser
 VIEWPORT = {"width": 1100, "height": 800}
 
 ENV = {
-    # the table waits a little for strangers, then computers take the free seats
-    "ATOUT_PUBLIC_FILL_SECONDS": "4",
+    # the table waits a little for strangers, then computers take the free seats: long enough
+    # for the second stranger to arrive on a loaded machine (opening the home page and pressing
+    # "Play with people" took over 4 s there), short enough not to hold the test long
+    "ATOUT_PUBLIC_FILL_SECONDS": "12",
     # a short clock: a slow turn never holds the test for 30 s
     "ATOUT_CLOCK_SECONDS": "20",
     "ATOUT_NEXT_DEAL_SECONDS": "1",
